@@ -1,0 +1,98 @@
+#include "apps/simulate_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/exit_codes.hpp"
+#include "io/config_error.hpp"
+#include "io/simulate_config.hpp"
+#include "io/trajectory.hpp"
+#include "models/builtin/registry.hpp"
+#include "solvers/explicit_rk.hpp"
+#include "solvers/integrate.hpp"
+
+namespace backsweep::apps {
+
+const char* const kSimulateHelp = R"(Config keys read by simulate (see docs/config.md):
+  [model]       name        built-in model: lorenz63 van_der_pol lotka_volterra
+                            harmonic_oscillator robertson
+  [parameters]  <name> = v  parameter values by name (defaults: the model's standard ones)
+  [initial]     <name> = v  initial state by name (defaults: the model's standard one)
+  [time]        start       start time (default 0)
+                end         end time (required, > start)
+                output      times written out, strictly increasing, hit exactly
+                output_step or: write every output_step (default: every accepted step)
+  [solver]      method      euler heun kutta3 heun3 rk4 ssprk3 (fixed step)
+                            bs32 dopri5 tsit5 (adaptive or fixed; default dopri5)
+                step        fixed step size; omit for adaptive stepping
+                rtol, atol  tolerances of adaptive stepping (default 1e-6, 1e-9)
+                max_steps   failure after this many steps (default 1000000)
+                initial_step, min_step, max_step   adaptive step limits (0 = automatic)
+  [output]      dir         output folder, relative to the working directory (default "out")
+Writes <dir>/trajectory.csv and <dir>/trajectory.h5 (/times, /states, attributes).
+Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
+
+namespace {
+
+nlohmann::json to_json(const Trajectory& trajectory) {
+  nlohmann::json states = nlohmann::json::object();
+  const std::size_t n = trajectory.state_names.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    std::vector<double> column;
+    for (std::size_t row = 0; row < trajectory.times.size(); ++row)
+      column.push_back(trajectory.states[row * n + i]);
+    states[trajectory.state_names[i]] = column;
+  }
+  return {{"times", trajectory.times}, {"states", states}};
+}
+
+}  // namespace
+
+int run_simulate(const std::string& config_path, bool json) {
+  SimulateConfig config;
+  try {
+    config = load_simulate_config(config_path);
+  } catch (const ConfigError& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitBadInput;
+  }
+
+  Trajectory trajectory;
+  trajectory.model = config.model;
+  trajectory.method = config.method;
+  trajectory.state_names = config.state_names;
+  trajectory.parameter_names = config.parameter_names;
+  trajectory.parameters = config.parameters;
+  IntegrateResult result;
+  models::visit_builtin_model(config.model, [&](const auto& model) {
+    ExplicitRK stepper(model, *find_tableau(config.method));
+    std::vector<double> y = config.initial_state;
+    result = integrate(stepper, y.data(), config.parameters.data(), config.integrate,
+                       [&](double t, const double* state) { trajectory.append(t, state); });
+  });
+  if (!result.ok()) {
+    std::cerr << "error: " << config_path << ": the simulation failed ("
+              << to_string(result.status) << "): " << result.message << '\n';
+    return kExitRunFailed;
+  }
+
+  try {
+    std::filesystem::create_directories(config.output_dir);
+    const std::filesystem::path dir(config.output_dir);
+    write_trajectory_csv(trajectory, (dir / "trajectory.csv").string());
+    write_trajectory_hdf5(trajectory, (dir / "trajectory.h5").string());
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitRunFailed;
+  }
+  std::cerr << "simulate: " << config.model << " with " << config.method << ", "
+            << result.steps << " steps (" << result.rejected_steps << " rejected), "
+            << result.rhs_evaluations << " RHS evaluations; wrote " << config.output_dir
+            << "/trajectory.{csv,h5}\n";
+  if (json) std::cout << to_json(trajectory).dump() << '\n';
+  return kExitOk;
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,19 @@
+# backsweep_configure_target(<target>): warnings, sanitizers and the namespaced alias
+# shared by every backsweep target.
+add_library(backsweep_build_flags INTERFACE)
+target_compile_options(backsweep_build_flags INTERFACE -Wall -Wextra -Wpedantic
+  $<$<BOOL:${BACKSWEEP_WERROR}>:-Werror>)
+if(BACKSWEEP_SANITIZE)
+  target_compile_options(backsweep_build_flags INTERFACE
+    -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+  target_link_options(backsweep_build_flags INTERFACE -fsanitize=address,undefined)
+endif()
+install(TARGETS backsweep_build_flags EXPORT backsweepTargets)
+
+function(backsweep_configure_target target)
+  get_target_property(kind ${target} TYPE)
+  if(kind STREQUAL "INTERFACE_LIBRARY")
+    return()
+  endif()
+  target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:backsweep_build_flags>)
+endfunction()

@@ -1,0 +1,63 @@
+#include "io/detail/hdf5_handle.hpp"
+
+#include <stdexcept>
+
+namespace backsweep::detail {
+
+Hdf5Handle::Hdf5Handle(hid_t id, Closer close, const std::string& what)
+    : id_(id), close_(close) {
+  if (id_ < 0) throw std::runtime_error("HDF5: cannot " + what);
+}
+
+Hdf5Handle::~Hdf5Handle() { close_(id_); }
+
+namespace {
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw std::runtime_error("HDF5: cannot " + what);
+}
+}  // namespace
+
+void write_double_dataset(hid_t location, const std::string& name,
+                          const std::vector<hsize_t>& shape, const double* data) {
+  Hdf5Handle space(H5Screate_simple(int(shape.size()), shape.data(), nullptr), H5Sclose,
+                   "create dataspace for " + name);
+  Hdf5Handle set(H5Dcreate2(location, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
+                            H5P_DEFAULT, H5P_DEFAULT),
+                 H5Dclose, "create dataset " + name);
+  check(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
+        "write dataset " + name);
+}
+
+void write_string_array_attribute(hid_t location, const std::string& name,
+                                  const std::vector<std::string>& values) {
+  std::vector<const char*> pointers;
+  for (const std::string& value : values) pointers.push_back(value.c_str());
+  const hsize_t size = values.size();
+  Hdf5Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "copy string type");
+  check(H5Tset_size(type, H5T_VARIABLE), "make a variable-length string type");
+  check(H5Tset_cset(type, H5T_CSET_UTF8), "set UTF-8 strings");
+  Hdf5Handle space(H5Screate_simple(1, &size, nullptr), H5Sclose, "create dataspace");
+  Hdf5Handle attribute(H5Acreate2(location, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                       H5Aclose, "create attribute " + name);
+  check(H5Awrite(attribute, type, pointers.data()), "write attribute " + name);
+}
+
+void write_string_attribute(hid_t location, const std::string& name, const std::string& value) {
+  Hdf5Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "copy string type");
+  check(H5Tset_size(type, value.size() + 1), "size string type");
+  check(H5Tset_cset(type, H5T_CSET_UTF8), "set UTF-8 strings");
+  Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose, "create scalar dataspace");
+  Hdf5Handle attribute(H5Acreate2(location, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                       H5Aclose, "create attribute " + name);
+  check(H5Awrite(attribute, type, value.c_str()), "write attribute " + name);
+}
+
+void write_double_attribute(hid_t location, const std::string& name, double value) {
+  Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose, "create scalar dataspace");
+  Hdf5Handle attribute(H5Acreate2(location, name.c_str(), H5T_NATIVE_DOUBLE, space,
+                                  H5P_DEFAULT, H5P_DEFAULT),
+                       H5Aclose, "create attribute " + name);
+  check(H5Awrite(attribute, H5T_NATIVE_DOUBLE, &value), "write attribute " + name);
+}
+
+}  // namespace backsweep::detail

@@ -1,0 +1,32 @@
+#pragma once
+// Small RAII owners for HDF5 C API identifiers, and helpers for the attributes backsweep
+// writes. Every failure throws std::runtime_error with what was being written.
+#include <hdf5.h>
+
+#include <string>
+#include <vector>
+
+namespace backsweep::detail {
+
+class Hdf5Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Hdf5Handle(hid_t id, Closer close, const std::string& what);
+  ~Hdf5Handle();
+  Hdf5Handle(const Hdf5Handle&) = delete;
+  Hdf5Handle& operator=(const Hdf5Handle&) = delete;
+  operator hid_t() const { return id_; }
+
+ private:
+  hid_t id_;
+  Closer close_;
+};
+
+void write_double_dataset(hid_t location, const std::string& name,
+                          const std::vector<hsize_t>& shape, const double* data);
+void write_string_attribute(hid_t location, const std::string& name, const std::string& value);
+void write_string_array_attribute(hid_t location, const std::string& name,
+                                  const std::vector<std::string>& values);
+void write_double_attribute(hid_t location, const std::string& name, double value);
+
+}  // namespace backsweep::detail

@@ -1,0 +1,117 @@
+#include "io/detail/toml_reader.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace backsweep::detail {
+
+namespace {
+SourcePosition position_of(const toml::source_region& region, const std::string& file) {
+  return {file, region.begin.line, region.begin.column};
+}
+}  // namespace
+
+TomlSection::TomlSection(const toml::table& table, std::string file, std::string dotted_name)
+    : table_(table), file_(std::move(file)), name_(std::move(dotted_name)) {}
+
+std::string TomlSection::key_name(std::string_view key) const {
+  if (name_.empty()) return std::string(key);
+  return name_ + "." + std::string(key);
+}
+
+SourcePosition TomlSection::position(std::string_view key) const {
+  if (const toml::node* node = table_.get(key)) return position_of(node->source(), file_);
+  return position_of(table_.source(), file_);
+}
+
+void TomlSection::fail(std::string_view key, const std::string& problem) const {
+  throw ConfigError(position(key), key_name(key), problem);
+}
+
+void TomlSection::reject_unknown_keys(std::initializer_list<std::string_view> allowed) const {
+  for (auto&& [key, node] : table_) {
+    if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
+    std::string known;
+    for (std::string_view name : allowed) known += (known.empty() ? "" : ", ") + std::string(name);
+    throw ConfigError(position_of(key.source(), file_), key_name(key.str()),
+                      "unknown key (known keys here: " + known + ")");
+  }
+}
+
+std::optional<double> TomlSection::optional_number(std::string_view key) const {
+  const toml::node* node = table_.get(key);
+  if (!node) return std::nullopt;
+  std::optional<double> value;
+  if (node->is_floating_point()) value = node->as_floating_point()->get();
+  else if (node->is_integer()) value = double(node->as_integer()->get());
+  if (!value) fail(key, "must be a number");
+  if (!std::isfinite(*value)) fail(key, "must be a finite number");
+  return value;
+}
+
+double TomlSection::number(std::string_view key, double fallback) const {
+  return optional_number(key).value_or(fallback);
+}
+
+double TomlSection::required_number(std::string_view key) const {
+  if (!has(key)) fail(key, "is required");
+  return *optional_number(key);
+}
+
+std::size_t TomlSection::count(std::string_view key, std::size_t fallback) const {
+  const toml::node* node = table_.get(key);
+  if (!node) return fallback;
+  if (!node->is_integer() || node->as_integer()->get() < 0)
+    fail(key, "must be a non-negative integer");
+  return static_cast<std::size_t>(node->as_integer()->get());
+}
+
+std::string TomlSection::string(std::string_view key, std::string_view fallback) const {
+  const toml::node* node = table_.get(key);
+  if (!node) return std::string(fallback);
+  if (!node->is_string()) fail(key, "must be a string");
+  return node->as_string()->get();
+}
+
+std::vector<double> TomlSection::number_array(std::string_view key) const {
+  const toml::node* node = table_.get(key);
+  if (!node) return {};
+  const toml::array* array = node->as_array();
+  if (!array) fail(key, "must be an array of numbers");
+  std::vector<double> values;
+  for (const toml::node& item : *array) {
+    std::optional<double> value;
+    if (item.is_floating_point()) value = item.as_floating_point()->get();
+    else if (item.is_integer()) value = double(item.as_integer()->get());
+    if (!value || !std::isfinite(*value))
+      throw ConfigError(position_of(item.source(), file_), key_name(key),
+                        "entry " + std::to_string(values.size() + 1) +
+                            " must be a finite number");
+    values.push_back(*value);
+  }
+  return values;
+}
+
+std::optional<TomlSection> TomlSection::subsection(std::string_view key) const {
+  const toml::node* node = table_.get(key);
+  if (!node) return std::nullopt;
+  if (!node->is_table()) fail(key, "must be a table");
+  return TomlSection(*node->as_table(), file_, key_name(key));
+}
+
+toml::table parse_toml_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError({path, 0, 0}, "", "cannot open the config file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  try {
+    return toml::parse(text.str(), path);
+  } catch (const toml::parse_error& error) {
+    throw ConfigError(position_of(error.source(), path), "",
+                      "TOML syntax error: " + std::string(error.description()));
+  }
+}
+
+}  // namespace backsweep::detail

@@ -1,0 +1,145 @@
+#include "io/simulate_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "io/detail/toml_reader.hpp"
+#include "models/builtin/registry.hpp"
+#include "solvers/butcher_tableau.hpp"
+
+namespace backsweep {
+
+namespace {
+
+using detail::TomlSection;
+
+std::string joined(auto&& names) {
+  std::string text;
+  for (const auto& name : names) text += (text.empty() ? "" : ", ") + std::string(name);
+  return text;
+}
+
+// Sections any command may use; `simulate` checks only those it reads.
+const std::initializer_list<std::string_view> kSections = {
+    "model",        "parameters", "initial", "time",  "solver",      "objective",
+    "gradient",     "checkpointing", "output", "estimate", "observables", "data",
+    "experiments",  "noise",      "optimizer", "lyapunov"};
+
+void read_model(const TomlSection& root, SimulateConfig& config) {
+  const auto model = root.subsection("model");
+  if (!model) root.fail("model", "the [model] section is required");
+  model->reject_unknown_keys({"name"});
+  if (!model->has("name")) model->fail("name", "is required");
+  config.model = model->string("name", "");
+  const bool found = models::visit_builtin_model(config.model, [&](const auto& m) {
+    config.state_names.assign(m.state_names.begin(), m.state_names.end());
+    config.parameter_names.assign(m.param_names.begin(), m.param_names.end());
+    config.parameters.assign(m.default_params.begin(), m.default_params.end());
+    config.initial_state.assign(m.default_initial.begin(), m.default_initial.end());
+  });
+  if (!found)
+    model->fail("name", "unknown model '" + config.model +
+                            "' (built-in models: " + joined(models::builtin_model_names) + ")");
+}
+
+// Overrides `values` from a table of name = number, rejecting unknown names.
+void read_named_values(const TomlSection& section, const std::vector<std::string>& names,
+                       std::vector<double>& values, const char* what) {
+  for (auto&& [key, node] : section.table()) {
+    const auto it = std::find(names.begin(), names.end(), key.str());
+    if (it == names.end())
+      section.fail(key.str(), std::string("unknown ") + what + " (this model has: " +
+                                  joined(names) + ")");
+    values[std::size_t(it - names.begin())] = section.required_number(key.str());
+  }
+}
+
+void read_time(const TomlSection& root, SimulateConfig& config) {
+  const auto time = root.subsection("time");
+  if (!time) root.fail("time", "the [time] section is required");
+  time->reject_unknown_keys({"start", "end", "output", "output_step"});
+  IntegrateOptions& options = config.integrate;
+  options.t0 = time->number("start", 0.0);
+  options.t1 = time->required_number("end");
+  if (!(options.t1 > options.t0)) time->fail("end", "must be greater than time.start");
+  if (time->has("output") && time->has("output_step"))
+    time->fail("output_step", "give either time.output or time.output_step, not both");
+  options.output_times = time->number_array("output");
+  for (std::size_t i = 0; i < options.output_times.size(); ++i) {
+    const double t = options.output_times[i];
+    if (t < options.t0 || t > options.t1)
+      time->fail("output", "output time " + std::to_string(t) + " lies outside [start, end]");
+    if (i > 0 && !(t > options.output_times[i - 1]))
+      time->fail("output", "output times must be strictly increasing");
+  }
+  if (auto step = time->optional_number("output_step")) {
+    if (!(*step > 0.0)) time->fail("output_step", "must be > 0");
+    const double span = options.t1 - options.t0;
+    const auto count = static_cast<std::size_t>(std::floor(span / *step * (1.0 + 1e-12)));
+    if (count > 10'000'000) time->fail("output_step", "gives more than 10^7 output times");
+    for (std::size_t k = 1; k <= count; ++k)
+      options.output_times.push_back(std::min(options.t0 + double(k) * *step, options.t1));
+    if (options.output_times.empty() || options.output_times.back() < options.t1)
+      options.output_times.push_back(options.t1);
+  }
+}
+
+void read_solver(const TomlSection& root, SimulateConfig& config) {
+  IntegrateOptions& options = config.integrate;
+  config.method = "dopri5";
+  const auto solver = root.subsection("solver");
+  if (!solver) return;
+  solver->reject_unknown_keys(
+      {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step"});
+  config.method = solver->string("method", "dopri5");
+  const ButcherTableau* tableau = find_tableau(config.method);
+  if (!tableau) {
+    std::vector<std::string_view> names;
+    for (const ButcherTableau* t : tableaux::all) names.push_back(t->name);
+    solver->fail("method", "unknown method '" + config.method + "' (known: " + joined(names) + ")");
+  }
+  options.step = solver->number("step", 0.0);
+  if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
+  if (options.step == 0.0 && !tableau->adaptive())
+    solver->fail("step", "method '" + config.method +
+                             "' has no error estimate, so it needs a fixed step size");
+  options.rtol = solver->number("rtol", options.rtol);
+  options.atol = solver->number("atol", options.atol);
+  if (!(options.rtol > 0.0)) solver->fail("rtol", "must be > 0");
+  if (!(options.atol >= 0.0)) solver->fail("atol", "must be >= 0");
+  options.max_steps = solver->count("max_steps", options.max_steps);
+  if (options.max_steps == 0) solver->fail("max_steps", "must be at least 1");
+  options.initial_step = solver->number("initial_step", 0.0);
+  options.min_step = solver->number("min_step", 0.0);
+  options.max_step = solver->number("max_step", options.max_step);
+  if (options.initial_step < 0.0) solver->fail("initial_step", "must be >= 0");
+  if (options.min_step < 0.0) solver->fail("min_step", "must be >= 0");
+  if (!(options.max_step > 0.0)) solver->fail("max_step", "must be > 0");
+}
+
+}  // namespace
+
+SimulateConfig load_simulate_config(const std::string& path) {
+  const toml::table document = detail::parse_toml_file(path);
+  const TomlSection root(document, path, "");
+  root.reject_unknown_keys(kSections);
+
+  SimulateConfig config;
+  config.file = path;
+  read_model(root, config);
+  if (auto parameters = root.subsection("parameters"))
+    read_named_values(*parameters, config.parameter_names, config.parameters, "parameter");
+  if (auto initial = root.subsection("initial"))
+    read_named_values(*initial, config.state_names, config.initial_state, "state");
+  read_time(root, config);
+  read_solver(root, config);
+  config.output_dir = "out";
+  if (auto output = root.subsection("output")) {
+    output->reject_unknown_keys({"dir"});
+    config.output_dir = output->string("dir", "out");
+    if (config.output_dir.empty()) output->fail("dir", "must not be empty");
+  }
+  return config;
+}
+
+}  // namespace backsweep

@@ -1,0 +1,54 @@
+#include "io/trajectory.hpp"
+
+#include <cstdio>
+#include <fstream>
+#include <stdexcept>
+
+#include "io/atomic_file.hpp"
+#include "io/detail/hdf5_handle.hpp"
+
+namespace backsweep {
+
+void write_trajectory_csv(const Trajectory& trajectory, const std::string& path) {
+  AtomicFile file(path);
+  {
+    std::ofstream out(file.temporary());
+    if (!out) throw std::runtime_error("cannot write " + path);
+    out.precision(17);
+    out << "time";
+    for (const std::string& name : trajectory.state_names) out << ',' << name;
+    out << '\n';
+    const std::size_t n = trajectory.state_names.size();
+    for (std::size_t row = 0; row < trajectory.times.size(); ++row) {
+      out << trajectory.times[row];
+      for (std::size_t i = 0; i < n; ++i) out << ',' << trajectory.states[row * n + i];
+      out << '\n';
+    }
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + path);
+  }
+  file.commit();
+}
+
+void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path) {
+  using detail::Hdf5Handle;
+  AtomicFile file(path);
+  {
+    Hdf5Handle h5(H5Fcreate(file.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                  H5Fclose, "create " + path);
+    const hsize_t rows = trajectory.times.size(), columns = trajectory.state_names.size();
+    detail::write_double_dataset(h5, "times", {rows}, trajectory.times.data());
+    detail::write_double_dataset(h5, "states", {rows, columns}, trajectory.states.data());
+    detail::write_string_attribute(h5, "model", trajectory.model);
+    detail::write_string_attribute(h5, "method", trajectory.method);
+    detail::write_string_array_attribute(h5, "state_names", trajectory.state_names);
+    Hdf5Handle parameters(H5Gcreate2(h5, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                          H5Gclose, "create group /parameters");
+    for (std::size_t i = 0; i < trajectory.parameter_names.size(); ++i)
+      detail::write_double_attribute(parameters, trajectory.parameter_names[i],
+                                     trajectory.parameters[i]);
+  }
+  file.commit();
+}
+
+}  // namespace backsweep

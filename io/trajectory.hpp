@@ -1,0 +1,29 @@
+#pragma once
+// A computed trajectory and how it is written: CSV (one row per time) and HDF5
+// (/times [m], /states [m x n], metadata as attributes). Files are written to a
+// temporary name and renamed into place, so a failure never leaves half a file or
+// destroys an earlier result.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace backsweep {
+
+struct Trajectory {
+  std::string model, method;
+  std::vector<std::string> state_names, parameter_names;
+  std::vector<double> parameters;
+  std::vector<double> times;
+  std::vector<double> states;  // row-major, times.size() x state_names.size()
+
+  void append(double t, const double* y) {
+    times.push_back(t);
+    states.insert(states.end(), y, y + state_names.size());
+  }
+};
+
+// Both throw std::runtime_error naming the path when the file cannot be written.
+void write_trajectory_csv(const Trajectory& trajectory, const std::string& path);
+void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path);
+
+}  // namespace backsweep

@@ -1,0 +1,244 @@
+#pragma once
+// Forward-mode dual numbers: a value and N tangent lanes, stored inline (no heap), so a
+// Dual works in any generic code: models, whole solves, CUDA kernels. The value type V
+// may itself be a Dual, which gives second derivatives (forward-over-forward).
+#include <cmath>
+#include <cstddef>
+#include <type_traits>
+
+#include "models/host_device.hpp"
+
+namespace backsweep {
+
+template <class V, int N>
+struct Dual {
+  static_assert(N >= 1, "a Dual needs at least one tangent lane");
+  using value_type = V;
+  static constexpr int lanes = N;
+
+  V v{};
+  V d[N]{};
+
+  BACKSWEEP_HOST_DEVICE constexpr Dual() = default;
+  // Constants (including integer and double literals) have zero tangents.
+  template <class S>
+    requires std::is_arithmetic_v<S>
+  BACKSWEEP_HOST_DEVICE constexpr Dual(S value) : v(static_cast<V>(value)) {}
+  BACKSWEEP_HOST_DEVICE constexpr Dual(const V& value)
+    requires(!std::is_arithmetic_v<V>)
+      : v(value) {}
+
+  // A variable: value x, seeded with tangent 1 in lane `lane`.
+  BACKSWEEP_HOST_DEVICE static constexpr Dual variable(const V& x, int lane) {
+    Dual r(x);
+    r.d[lane] = V(1);
+    return r;
+  }
+
+  BACKSWEEP_HOST_DEVICE constexpr Dual& operator+=(const Dual& o) {
+    v += o.v;
+    for (int i = 0; i < N; ++i) d[i] += o.d[i];
+    return *this;
+  }
+  BACKSWEEP_HOST_DEVICE constexpr Dual& operator-=(const Dual& o) {
+    v -= o.v;
+    for (int i = 0; i < N; ++i) d[i] -= o.d[i];
+    return *this;
+  }
+  BACKSWEEP_HOST_DEVICE constexpr Dual& operator*=(const Dual& o) {
+    for (int i = 0; i < N; ++i) d[i] = d[i] * o.v + v * o.d[i];
+    v *= o.v;
+    return *this;
+  }
+  BACKSWEEP_HOST_DEVICE constexpr Dual& operator/=(const Dual& o) {
+    const V inv = V(1) / o.v;
+    v *= inv;
+    for (int i = 0; i < N; ++i) d[i] = (d[i] - v * o.d[i]) * inv;
+    return *this;
+  }
+};
+
+template <class T>
+struct is_dual : std::false_type {};
+template <class V, int N>
+struct is_dual<Dual<V, N>> : std::true_type {};
+template <class T>
+inline constexpr bool is_dual_v = is_dual<T>::value;
+
+// The innermost plain number of a (possibly nested) Dual.
+BACKSWEEP_HOST_DEVICE constexpr double value_of(double x) { return x; }
+BACKSWEEP_HOST_DEVICE constexpr float value_of(float x) { return x; }
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE constexpr auto value_of(const Dual<V, N>& x) {
+  return value_of(x.v);
+}
+
+#define BACKSWEEP_DUAL_BINARY(op, compound)                                              \
+  template <class V, int N>                                                              \
+  BACKSWEEP_HOST_DEVICE constexpr Dual<V, N> operator op(Dual<V, N> a,                   \
+                                                         const Dual<V, N>& b) {          \
+    return a compound b;                                                                 \
+  }                                                                                      \
+  template <class V, int N, class S>                                                     \
+    requires std::is_arithmetic_v<S>                                                     \
+  BACKSWEEP_HOST_DEVICE constexpr Dual<V, N> operator op(Dual<V, N> a, S b) {            \
+    return a compound Dual<V, N>(b);                                                     \
+  }                                                                                      \
+  template <class V, int N, class S>                                                     \
+    requires std::is_arithmetic_v<S>                                                     \
+  BACKSWEEP_HOST_DEVICE constexpr Dual<V, N> operator op(S a, const Dual<V, N>& b) {     \
+    return Dual<V, N>(a) compound b;                                                     \
+  }
+BACKSWEEP_DUAL_BINARY(+, +=)
+BACKSWEEP_DUAL_BINARY(-, -=)
+BACKSWEEP_DUAL_BINARY(*, *=)
+BACKSWEEP_DUAL_BINARY(/, /=)
+#undef BACKSWEEP_DUAL_BINARY
+
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE constexpr Dual<V, N> operator+(const Dual<V, N>& a) {
+  return a;
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE constexpr Dual<V, N> operator-(const Dual<V, N>& a) {
+  Dual<V, N> r;
+  r.v = -a.v;
+  for (int i = 0; i < N; ++i) r.d[i] = -a.d[i];
+  return r;
+}
+
+// Comparisons look at values only, so branches in a model follow the primal path.
+#define BACKSWEEP_DUAL_COMPARE(op)                                                  \
+  template <class V, int N>                                                         \
+  BACKSWEEP_HOST_DEVICE constexpr bool operator op(const Dual<V, N>& a,             \
+                                                   const Dual<V, N>& b) {           \
+    return a.v op b.v;                                                              \
+  }                                                                                 \
+  template <class V, int N, class S>                                                \
+    requires std::is_arithmetic_v<S>                                                \
+  BACKSWEEP_HOST_DEVICE constexpr bool operator op(const Dual<V, N>& a, S b) {      \
+    return a.v op V(b);                                                             \
+  }                                                                                 \
+  template <class V, int N, class S>                                                \
+    requires std::is_arithmetic_v<S>                                                \
+  BACKSWEEP_HOST_DEVICE constexpr bool operator op(S a, const Dual<V, N>& b) {      \
+    return V(a) op b.v;                                                             \
+  }
+BACKSWEEP_DUAL_COMPARE(<)
+BACKSWEEP_DUAL_COMPARE(<=)
+BACKSWEEP_DUAL_COMPARE(>)
+BACKSWEEP_DUAL_COMPARE(>=)
+BACKSWEEP_DUAL_COMPARE(==)
+BACKSWEEP_DUAL_COMPARE(!=)
+#undef BACKSWEEP_DUAL_COMPARE
+
+namespace detail {
+// f(a) with derivative f'(a): the chain rule applied to every lane.
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE constexpr Dual<V, N> chain(const Dual<V, N>& a, const V& f,
+                                                 const V& df) {
+  Dual<V, N> r;
+  r.v = f;
+  for (int i = 0; i < N; ++i) r.d[i] = df * a.d[i];
+  return r;
+}
+}  // namespace detail
+
+// Elementary functions. `using std::sin;` then unqualified `sin(x)` in generic code picks
+// these for Dual and the std ones for double.
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> sqrt(const Dual<V, N>& a) {
+  using std::sqrt;
+  const V s = sqrt(a.v);
+  return detail::chain(a, s, V(0.5) / s);
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> exp(const Dual<V, N>& a) {
+  using std::exp;
+  const V e = exp(a.v);
+  return detail::chain(a, e, e);
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> log(const Dual<V, N>& a) {
+  using std::log;
+  return detail::chain(a, V(log(a.v)), V(V(1) / a.v));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> log10(const Dual<V, N>& a) {
+  using std::log;
+  return detail::chain(a, V(log(a.v) / std::log(10.0)), V(V(1) / (a.v * std::log(10.0))));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> sin(const Dual<V, N>& a) {
+  using std::cos;
+  using std::sin;
+  return detail::chain(a, V(sin(a.v)), V(cos(a.v)));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> cos(const Dual<V, N>& a) {
+  using std::cos;
+  using std::sin;
+  return detail::chain(a, V(cos(a.v)), V(-sin(a.v)));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> tan(const Dual<V, N>& a) {
+  using std::tan;
+  const V t = tan(a.v);
+  return detail::chain(a, t, V(V(1) + t * t));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> tanh(const Dual<V, N>& a) {
+  using std::tanh;
+  const V t = tanh(a.v);
+  return detail::chain(a, t, V(V(1) - t * t));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> abs(const Dual<V, N>& a) {
+  return a.v < V(0) ? -a : a;
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> pow(const Dual<V, N>& a, const Dual<V, N>& b) {
+  using std::log;
+  using std::pow;
+  const V f = pow(a.v, b.v);
+  Dual<V, N> r;
+  r.v = f;
+  // d(a^b) = b a^(b-1) da + a^b log(a) db; the log term is skipped where db = 0 so
+  // that negative bases with constant exponents stay finite.
+  const V da = b.v * pow(a.v, b.v - V(1));
+  for (int i = 0; i < N; ++i) {
+    r.d[i] = da * a.d[i];
+    if (b.d[i] != V(0)) r.d[i] += f * log(a.v) * b.d[i];
+  }
+  return r;
+}
+template <class V, int N, class S>
+  requires std::is_arithmetic_v<S>
+BACKSWEEP_HOST_DEVICE Dual<V, N> pow(const Dual<V, N>& a, S b) {
+  using std::pow;
+  const V bv(b);
+  return detail::chain(a, V(pow(a.v, bv)), V(bv * pow(a.v, bv - V(1))));
+}
+template <class V, int N, class S>
+  requires std::is_arithmetic_v<S>
+BACKSWEEP_HOST_DEVICE Dual<V, N> pow(S a, const Dual<V, N>& b) {
+  return pow(Dual<V, N>(a), b);
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> min(const Dual<V, N>& a, const Dual<V, N>& b) {
+  return b < a ? b : a;
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> max(const Dual<V, N>& a, const Dual<V, N>& b) {
+  return a < b ? b : a;
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE bool isfinite(const Dual<V, N>& a) {
+  using std::isfinite;
+  if (!isfinite(a.v)) return false;
+  for (int i = 0; i < N; ++i)
+    if (!isfinite(a.d[i])) return false;
+  return true;
+}
+
+}  // namespace backsweep

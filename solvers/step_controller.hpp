@@ -1,0 +1,58 @@
+#pragma once
+// Step-size control for embedded Runge-Kutta pairs: the weighted RMS error norm and a
+// PI controller (Gustafsson; Hairer-Wanner II, IV.2), with the usual safety factor and
+// limits on how fast the step may change.
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+
+#include "models/dual.hpp"
+
+namespace backsweep {
+
+// sqrt(mean_i (error_i / (atol + rtol max(|y_i|, |y_next_i|)))^2) on values (tangent
+// lanes of a Dual solve do not steer the step). Non-finite input gives +inf.
+template <class T>
+double error_norm(const T* error, const T* y, const T* y_next, std::size_t n, double rtol,
+                  double atol) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double scale =
+        atol + rtol * std::max(std::abs(value_of(y[i])), std::abs(value_of(y_next[i])));
+    const double r = value_of(error[i]) / scale;
+    sum += r * r;
+  }
+  const double norm = std::sqrt(sum / double(n));
+  return std::isfinite(norm) ? norm : INFINITY;
+}
+
+class PIController {
+ public:
+  // `order` is min(order, embedded order) + 1: the exponent of the local error.
+  explicit PIController(int order)
+      : alpha_(0.7 / order), beta_(0.4 / order), reject_exponent_(1.0 / order) {}
+
+  // The factor for the next step after a step with error norm `norm` (accepted when
+  // norm <= 1).
+  double factor(double norm) {
+    if (norm <= 1.0) {
+      const double n = std::max(norm, 1e-10);
+      double f = kSafety * std::pow(n, -alpha_) * std::pow(previous_norm_, beta_);
+      f = std::clamp(f, kMinFactor, last_rejected_ ? 1.0 : kMaxFactor);
+      previous_norm_ = std::max(norm, 1e-4);
+      last_rejected_ = false;
+      return f;
+    }
+    last_rejected_ = true;
+    if (!std::isfinite(norm)) return kMinFactor;
+    return std::clamp(kSafety * std::pow(norm, -reject_exponent_), kMinFactor, 1.0);
+  }
+
+ private:
+  static constexpr double kSafety = 0.9, kMinFactor = 0.2, kMaxFactor = 10.0;
+  double alpha_, beta_, reject_exponent_;
+  double previous_norm_ = 1.0;
+  bool last_rejected_ = false;
+};
+
+}  // namespace backsweep

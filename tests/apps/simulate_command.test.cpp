@@ -1,0 +1,131 @@
+// Runs the real `backsweep simulate` program on config files written to disk.
+#include <doctest/doctest.h>
+#include <hdf5.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int exit_code;
+  std::string out;  // stdout; stderr goes to err
+  std::string err;
+};
+
+fs::path scratch() {
+  const fs::path dir =
+      fs::temp_directory_path() / ("backsweep_cli_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+Run run(const std::string& arguments) {
+  const fs::path err = scratch() / "stderr.txt";
+  const std::string command = "cd " + scratch().string() + " && " + BACKSWEEP_CLI + " " +
+                              arguments + " 2>" + err.string();
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::string out;
+  std::array<char, 4096> buffer;
+  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
+  const int status = ::pclose(pipe);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
+}
+
+fs::path write_config(const std::string& name, const std::string& text) {
+  const fs::path path = scratch() / name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+const std::string kVanDerPol = R"([model]
+name = "van_der_pol"
+[parameters]
+mu = 0.5
+[time]
+end = 2.0
+output = [1.0, 2.0]
+[solver]
+method = "rk4"
+step = 0.01
+[output]
+dir = "vdp"
+)";
+
+}  // namespace
+
+TEST_CASE("simulate writes CSV, HDF5 and JSON that agree") {
+  const fs::path config = write_config("vdp.toml", kVanDerPol);
+  const Run result = run("simulate " + config.string() + " --json");
+  CAPTURE(result.err);
+  REQUIRE(result.exit_code == 0);
+  CHECK(result.out.find(R"("times":[0.0,1.0,2.0])") != std::string::npos);
+  CHECK(result.out.find(R"("states":{"x":[2.0,)") != std::string::npos);
+
+  const std::string csv = slurp(scratch() / "vdp" / "trajectory.csv");
+  CHECK(csv.rfind("time,x,y\n0,2,0\n1,", 0) == 0);
+
+  const hid_t file = H5Fopen((scratch() / "vdp" / "trajectory.h5").c_str(), H5F_ACC_RDONLY,
+                             H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  double times[3] = {};
+  const hid_t set = H5Dopen2(file, "times", H5P_DEFAULT);
+  H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times);
+  CHECK(times[2] == 2.0);
+  double mu = 0;
+  const hid_t attribute = H5Aopen_by_name(file, "parameters", "mu", H5P_DEFAULT, H5P_DEFAULT);
+  H5Aread(attribute, H5T_NATIVE_DOUBLE, &mu);
+  CHECK(mu == 0.5);
+  H5Aclose(attribute);
+  H5Dclose(set);
+  H5Fclose(file);
+}
+
+TEST_CASE("bad input exits 2, names file, line and key, and writes nothing") {
+  std::string text = kVanDerPol;
+  text.replace(text.find("step = 0.01"), 11, "step = -0.01");
+  text.replace(text.find("dir = \"vdp\""), 11, "dir = \"bad\"");
+  const fs::path config = write_config("bad.toml", text);
+  const Run result = run("simulate " + config.string());
+  CHECK(result.exit_code == 2);
+  CHECK(result.err.find("bad.toml:10:8: key 'solver.step': must be > 0") != std::string::npos);
+  CHECK_FALSE(fs::exists(scratch() / "bad"));
+
+  CHECK(run("simulate").exit_code == 2);
+  CHECK(run("simulate " + (scratch() / "absent.toml").string()).exit_code == 2);
+  CHECK(run("frobnicate x.toml").exit_code == 2);
+}
+
+TEST_CASE("a failed run exits 1 and leaves the earlier outputs intact") {
+  const fs::path good = write_config("keep.toml", kVanDerPol);
+  REQUIRE(run("simulate " + good.string()).exit_code == 0);
+  const std::string before = slurp(scratch() / "vdp" / "trajectory.csv");
+
+  std::string text = kVanDerPol;
+  text.replace(text.find("step = 0.01"), 11, "step = 0.01\nmax_steps = 5");
+  const fs::path failing = write_config("fail.toml", text);
+  const Run result = run("simulate " + failing.string());
+  CHECK(result.exit_code == 1);
+  CHECK(result.err.find("max_steps") != std::string::npos);
+  CHECK(slurp(scratch() / "vdp" / "trajectory.csv") == before);
+}
+
+TEST_CASE("--help documents the config keys") {
+  const Run result = run("simulate --help");
+  CHECK(result.exit_code == 0);
+  for (const char* key : {"method", "step", "rtol", "atol", "max_steps", "output_step", "dir"})
+    CHECK(result.out.find(key) != std::string::npos);
+}

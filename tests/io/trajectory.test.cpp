@@ -1,0 +1,94 @@
+#include "io/trajectory.hpp"
+
+#include <doctest/doctest.h>
+#include <hdf5.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace backsweep;
+namespace fs = std::filesystem;
+
+namespace {
+
+Trajectory sample() {
+  Trajectory t;
+  t.model = "van_der_pol";
+  t.method = "rk4";
+  t.state_names = {"x", "y"};
+  t.parameter_names = {"mu"};
+  t.parameters = {1.5};
+  const double a[2] = {2.0, 0.0}, b[2] = {1.9, -0.3};
+  t.append(0.0, a);
+  t.append(0.1, b);
+  return t;
+}
+
+fs::path scratch(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("backsweep_io_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  return dir / name;
+}
+
+}  // namespace
+
+TEST_CASE("CSV has a header and full-precision rows") {
+  const fs::path path = scratch("t.csv");
+  write_trajectory_csv(sample(), path.string());
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  CHECK(text.str() == "time,x,y\n0,2,0\n0.10000000000000001,1.8999999999999999,-0.29999999999999999\n");
+}
+
+TEST_CASE("HDF5 holds times, states and the metadata") {
+  const fs::path path = scratch("t.h5");
+  write_trajectory_hdf5(sample(), path.string());
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t states = H5Dopen2(file, "states", H5P_DEFAULT);
+  const hid_t space = H5Dget_space(states);
+  hsize_t dims[2] = {0, 0};
+  CHECK(H5Sget_simple_extent_ndims(space) == 2);
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  CHECK(dims[0] == 2);
+  CHECK(dims[1] == 2);
+  double values[4];
+  H5Dread(states, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values);
+  CHECK(values[2] == 1.9);
+  CHECK(values[3] == -0.3);
+  const hid_t mu = H5Aopen_by_name(file, "parameters", "mu", H5P_DEFAULT, H5P_DEFAULT);
+  double mu_value = 0;
+  H5Aread(mu, H5T_NATIVE_DOUBLE, &mu_value);
+  CHECK(mu_value == 1.5);
+  const hid_t model = H5Aopen(file, "model", H5P_DEFAULT);
+  const hid_t type = H5Aget_type(model);
+  std::string name(H5Tget_size(type), '\0');
+  H5Aread(model, type, name.data());
+  CHECK(name.c_str() == std::string("van_der_pol"));
+  H5Tclose(type);
+  H5Aclose(model);
+  H5Aclose(mu);
+  H5Sclose(space);
+  H5Dclose(states);
+  H5Fclose(file);
+}
+
+TEST_CASE("a failed write leaves the earlier file intact and no temporary behind") {
+  const fs::path path = scratch("keep.csv");
+  std::ofstream(path) << "earlier result\n";
+  // The rename fails: a directory stands where the file should go.
+  const fs::path blocked = scratch("blocked.csv");
+  fs::create_directories(blocked / "child");
+  CHECK_THROWS(write_trajectory_csv(sample(), blocked.string()));
+  CHECK(fs::is_directory(blocked / "child"));
+  CHECK_THROWS(write_trajectory_csv(sample(), (scratch("missing") / "dir" / "t.csv").string()));
+  for (const auto& entry : fs::directory_iterator(path.parent_path()))
+    CHECK(entry.path().string().find(".tmp-") == std::string::npos);
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);
+  CHECK(line == "earlier result");
+}

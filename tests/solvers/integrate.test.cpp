@@ -1,0 +1,131 @@
+#include "solvers/integrate.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <vector>
+
+#include "models/builtin/harmonic_oscillator.hpp"
+#include "models/builtin/van_der_pol.hpp"
+
+using namespace backsweep;
+using models::HarmonicOscillator;
+
+namespace {
+
+struct BlowUp {  // y' = y^2 from y = 1 reaches infinity at t = 1
+  static constexpr std::size_t n_state = 2, n_param = 1;
+  template <class T>
+  void operator()(T, const T* y, const T*, T* dydt) const {
+    dydt[0] = T(0);
+    dydt[1] = y[1] * y[1];
+  }
+};
+
+}  // namespace
+
+TEST_CASE("adaptive solvers meet their tolerance against the closed form") {
+  const HarmonicOscillator model;
+  const double* p = model.default_params.data();
+  for (const ButcherTableau* tableau : {&tableaux::bs32, &tableaux::dopri5, &tableaux::tsit5}) {
+    std::size_t previous_steps = 0;
+    for (double tol = 1e-3; tol >= 0.99e-10; tol /= 10) {
+      CAPTURE(tableau->name);
+      CAPTURE(tol);
+      ExplicitRK stepper(model, *tableau);
+      IntegrateOptions options;
+      options.t1 = 10.0;
+      options.rtol = options.atol = tol;
+      options.output_times = {2.5, 5.0, 7.5, 10.0};
+      double worst = 0;
+      std::vector<double> y(model.default_initial.begin(), model.default_initial.end());
+      const auto result = integrate(stepper, y.data(), p, options, [&](double t, const double* s) {
+        const auto exact = HarmonicOscillator::exact(t, model.default_initial.data(), p);
+        worst = std::max({worst, std::abs(s[0] - exact[0]), std::abs(s[1] - exact[1])});
+      });
+      REQUIRE(result.ok());
+      CAPTURE(worst);
+      // Global error over ten time units (local error control, |y| <= 1).
+      CHECK(worst <= 10.0 * tol);
+      // ...and not trivially so: tightening the tolerance costs steps.
+      CHECK(result.steps > previous_steps);
+      previous_steps = result.steps;
+    }
+  }
+}
+
+TEST_CASE("output times are hit exactly, fixed and adaptive") {
+  const models::VanDerPol model;
+  const double* p = model.default_params.data();
+  for (double step : {0.0, 0.03}) {
+    ExplicitRK stepper(model, tableaux::dopri5);
+    IntegrateOptions options;
+    options.t1 = 3.0;
+    options.step = step;
+    options.output_times = {0.1, 0.7, 1.0 / 3.0 + 1.0, 3.0};
+    options.record_steps = true;
+    std::vector<double> seen;
+    double y[2] = {2.0, 0.0};
+    const auto result =
+        integrate(stepper, y, p, options, [&](double t, const double*) { seen.push_back(t); });
+    REQUIRE(result.ok());
+    CHECK(seen == std::vector<double>{0.0, 0.1, 0.7, 1.0 / 3.0 + 1.0, 3.0});
+    REQUIRE(result.step_times.size() == result.steps);
+    CHECK(result.step_times.front() == 0.0);
+    for (double stop : options.output_times) {
+      bool lands = false;
+      for (std::size_t n = 0; n + 1 < result.steps; ++n) lands |= result.step_times[n + 1] == stop;
+      CHECK((lands || stop == 3.0));
+    }
+    for (double h : result.step_sizes) CHECK(h <= (step > 0 ? step : 3.0));
+  }
+}
+
+TEST_CASE("failures come back as results, not aborts") {
+  const HarmonicOscillator model;
+  const double* p = model.default_params.data();
+  ExplicitRK stepper(model, tableaux::dopri5);
+  double y[2] = {1.0, 0.0};
+
+  IntegrateOptions options;
+  options.t1 = 100.0;
+  options.max_steps = 10;
+  auto result = integrate(stepper, y, p, options);
+  CHECK(result.status == IntegrateStatus::max_steps_reached);
+  CHECK(result.steps == 10);
+  CHECK(result.message.find("step 10") != std::string::npos);
+
+  options = {};
+  options.rtol = -1;
+  CHECK(integrate(stepper, y, p, options).status == IntegrateStatus::invalid_options);
+
+  ExplicitRK fixed_only(model, tableaux::rk4);
+  options = {};
+  CHECK(integrate(fixed_only, y, p, options).status == IntegrateStatus::invalid_options);
+}
+
+TEST_CASE("a solution that blows up is reported with step, time and component") {
+  const BlowUp model;
+  const double p[1] = {0.0};
+  SUBCASE("fixed step: the first non-finite state") {
+    ExplicitRK stepper(model, tableaux::rk4);
+    IntegrateOptions options;
+    options.t1 = 2.0;
+    options.step = 0.25;
+    double y[2] = {0.0, 1.0};
+    const auto result = integrate(stepper, y, p, options);
+    CHECK(result.status == IntegrateStatus::non_finite_state);
+    CHECK(result.failed_component == 1);
+    CHECK(result.message.find("component 1") != std::string::npos);
+    CHECK(result.t < 2.0);
+  }
+  SUBCASE("adaptive: the step size collapses before the singularity") {
+    ExplicitRK stepper(model, tableaux::dopri5);
+    IntegrateOptions options;
+    options.t1 = 2.0;
+    double y[2] = {0.0, 1.0};
+    const auto result = integrate(stepper, y, p, options);
+    CHECK(result.status == IntegrateStatus::step_size_too_small);
+    CHECK(result.t == doctest::Approx(1.0).epsilon(1e-3));
+  }
+}
