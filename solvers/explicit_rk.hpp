@@ -14,6 +14,15 @@
 
 namespace backsweep {
 
+namespace detail {
+// Whether a tableau is named at compile time. A specialisation rather than a comparison
+// with nullptr, which GCC does not treat as constant under -fsanitize=undefined.
+template <const ButcherTableau* P>
+inline constexpr bool is_static_tableau = true;
+template <>
+inline constexpr bool is_static_tableau<nullptr> = false;
+}  // namespace detail
+
 //
 // The tableau is run-time data by default. Naming one at compile time
 // (ExplicitRK<M, double, &tableaux::rk4>) lets the compiler unroll the stage loops and
@@ -23,6 +32,7 @@ class ExplicitRK {
  public:
   using scalar_type = T;
   using model_type = M;
+  static constexpr bool kHasStaticTableau = detail::is_static_tableau<StaticTableau>;
 
   ExplicitRK(const M& model, const ButcherTableau& tableau)
       : model_(model),
@@ -31,12 +41,12 @@ class ExplicitRK {
         stage_states_(static_cast<std::size_t>(tableau.stages) * n_),
         stage_slopes_(static_cast<std::size_t>(tableau.stages) * n_) {}
   explicit ExplicitRK(const M& model)
-    requires(StaticTableau != nullptr)
+    requires(kHasStaticTableau)
       : ExplicitRK(model, *StaticTableau) {}
 
   const M& model() const { return model_; }
   constexpr const ButcherTableau& tableau() const {
-    if constexpr (StaticTableau != nullptr) return *StaticTableau;
+    if constexpr (kHasStaticTableau) return *StaticTableau;
     else return tableau_;
   }
   std::size_t state_size() const {
@@ -107,7 +117,7 @@ class ExplicitRK {
   // The step itself, on stage buffers laid out stage by stage (s x n).
   BACKSWEEP_INLINE void step_in(double t, double h, const T* y, const T* p, T* y_next,
                                T* error, T* states, T* slopes) {
-    if constexpr (StaticTableau != nullptr) {
+    if constexpr (kHasStaticTableau) {
       step_static(t, h, y, p, y_next, error, states, slopes);
       return;
     }

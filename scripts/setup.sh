@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages backsweep needs (only those missing), then configures
+# and builds it in build/ (incremental: fast when nothing changed).
+#   BACKSWEEP_BUILD_DIR  build folder (default build)
+#   BACKSWEEP_CMAKE_ARGS extra CMake arguments
+#   CI=true              warnings become errors
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+packages=(cmake ninja-build g++ libhdf5-dev libtomlplusplus-dev libcli11-dev
+          nlohmann-json3-dev doctest-dev libbenchmark-dev)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||
+    missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo=sudo
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends \
+    "${missing[@]}" >/dev/null
+fi
+
+build_dir=${BACKSWEEP_BUILD_DIR:-build}
+werror=OFF
+[ "${CI:-}" = true ] && werror=ON
+# shellcheck disable=SC2086
+cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+  -DBACKSWEEP_WERROR=$werror ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
+cmake --build "$build_dir" -j2
