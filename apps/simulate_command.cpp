@@ -29,7 +29,8 @@ const char* const kSimulateHelp = R"(Config keys read by simulate (see docs/conf
                 step        fixed step size; omit for adaptive stepping
                 rtol, atol  tolerances of adaptive stepping (default 1e-6, 1e-9)
                 max_steps   failure after this many steps (default 1000000)
-                initial_step, min_step, max_step   adaptive step limits (0 = automatic)
+                initial_step  first adaptive step (default: chosen automatically)
+                min_step, max_step  adaptive step limits (default: a few ulps of t, none)
   [output]      dir         output folder, relative to the working directory (default "out")
 Writes <dir>/trajectory.csv and <dir>/trajectory.h5 (/times, /states, attributes).
 Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
@@ -80,9 +81,7 @@ int run_simulate(const std::string& config_path, bool json) {
 
   try {
     std::filesystem::create_directories(config.output_dir);
-    const std::filesystem::path dir(config.output_dir);
-    write_trajectory_csv(trajectory, (dir / "trajectory.csv").string());
-    write_trajectory_hdf5(trajectory, (dir / "trajectory.h5").string());
+    write_trajectory_files(trajectory, config.output_dir);
   } catch (const std::exception& error) {
     std::cerr << "error: " << error.what() << '\n';
     return kExitRunFailed;

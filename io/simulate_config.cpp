@@ -72,13 +72,18 @@ void read_time(const TomlSection& root, SimulateConfig& config) {
     if (i > 0 && !(t > options.output_times[i - 1]))
       time->fail("output", "output times must be strictly increasing");
   }
+  if (time->has("output") && options.output_times.empty())
+    time->fail("output", "must list at least one time (omit it to write every step)");
   if (auto step = time->optional_number("output_step")) {
     if (!(*step > 0.0)) time->fail("output_step", "must be > 0");
-    const double span = options.t1 - options.t0;
-    const auto count = static_cast<std::size_t>(std::floor(span / *step * (1.0 + 1e-12)));
-    if (count > 10'000'000) time->fail("output_step", "gives more than 10^7 output times");
-    for (std::size_t k = 1; k <= count; ++k)
+    const double count = std::floor((options.t1 - options.t0) / *step * (1.0 + 1e-12));
+    if (!(count <= 1e7)) time->fail("output_step", "gives more than 10^7 output times");
+    for (std::size_t k = 1; k <= std::size_t(count); ++k)
       options.output_times.push_back(std::min(options.t0 + double(k) * *step, options.t1));
+    // The end is always written; a last multiple within rounding of it is the end.
+    if (!options.output_times.empty() &&
+        options.t1 - options.output_times.back() <= 1e-9 * *step)
+      options.output_times.back() = options.t1;
     if (options.output_times.empty() || options.output_times.back() < options.t1)
       options.output_times.push_back(options.t1);
   }
@@ -115,6 +120,7 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
   if (options.initial_step < 0.0) solver->fail("initial_step", "must be >= 0");
   if (options.min_step < 0.0) solver->fail("min_step", "must be >= 0");
   if (!(options.max_step > 0.0)) solver->fail("max_step", "must be > 0");
+  if (options.min_step > options.max_step) solver->fail("min_step", "must not exceed max_step");
 }
 
 }  // namespace

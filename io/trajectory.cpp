@@ -1,6 +1,6 @@
 #include "io/trajectory.hpp"
 
-#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
 
@@ -9,10 +9,12 @@
 
 namespace backsweep {
 
-void write_trajectory_csv(const Trajectory& trajectory, const std::string& path) {
-  AtomicFile file(path);
+namespace {
+
+void write_csv_to(const Trajectory& trajectory, const std::filesystem::path& temporary,
+                  const std::string& path) {
   {
-    std::ofstream out(file.temporary());
+    std::ofstream out(temporary);
     if (!out) throw std::runtime_error("cannot write " + path);
     out.precision(17);
     out << "time";
@@ -24,17 +26,16 @@ void write_trajectory_csv(const Trajectory& trajectory, const std::string& path)
       for (std::size_t i = 0; i < n; ++i) out << ',' << trajectory.states[row * n + i];
       out << '\n';
     }
-    out.flush();
+    out.close();
     if (!out) throw std::runtime_error("cannot write " + path);
   }
-  file.commit();
 }
 
-void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path) {
+void write_hdf5_to(const Trajectory& trajectory, const std::filesystem::path& temporary,
+                   const std::string& path) {
   using detail::Hdf5Handle;
-  AtomicFile file(path);
   {
-    Hdf5Handle h5(H5Fcreate(file.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+    Hdf5Handle h5(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
                   H5Fclose, "create " + path);
     const hsize_t rows = trajectory.times.size(), columns = trajectory.state_names.size();
     detail::write_double_dataset(h5, "times", {rows}, trajectory.times.data());
@@ -47,8 +48,35 @@ void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path
     for (std::size_t i = 0; i < trajectory.parameter_names.size(); ++i)
       detail::write_double_attribute(parameters, trajectory.parameter_names[i],
                                      trajectory.parameters[i]);
+    parameters.close();
+    h5.close();
   }
+}
+
+}  // namespace
+
+void write_trajectory_csv(const Trajectory& trajectory, const std::string& path) {
+  AtomicFile file(path);
+  write_csv_to(trajectory, file.temporary(), path);
   file.commit();
+}
+
+void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path) {
+  AtomicFile file(path);
+  write_hdf5_to(trajectory, file.temporary(), path);
+  file.commit();
+}
+
+void write_trajectory_files(const Trajectory& trajectory, const std::string& dir) {
+  const std::filesystem::path folder(dir);
+  const std::string csv = (folder / "trajectory.csv").string();
+  const std::string h5 = (folder / "trajectory.h5").string();
+  AtomicFile csv_file(csv), h5_file(h5);
+  write_csv_to(trajectory, csv_file.temporary(), csv);
+  write_hdf5_to(trajectory, h5_file.temporary(), h5);
+  // Both are complete before either replaces an earlier result.
+  h5_file.commit();
+  csv_file.commit();
 }
 
 }  // namespace backsweep

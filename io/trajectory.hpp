@@ -22,8 +22,11 @@ struct Trajectory {
   }
 };
 
-// Both throw std::runtime_error naming the path when the file cannot be written.
+// Each throws std::runtime_error naming the path when the file cannot be written.
 void write_trajectory_csv(const Trajectory& trajectory, const std::string& path);
 void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path);
+// <dir>/trajectory.csv and <dir>/trajectory.h5: both are written completely before
+// either is moved into place (the HDF5 file first).
+void write_trajectory_files(const Trajectory& trajectory, const std::string& dir);
 
 }  // namespace backsweep

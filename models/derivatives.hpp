@@ -31,6 +31,8 @@ class Derivatives {
         y1_(n_), p1_(np_), f1_(n_),
         yn_(n_), pn_(np_), fn_(n_) {}
 
+  Derivatives(const M&&) = delete;  // refers to the model: it must outlive this
+
   std::size_t state_size() const { return n_; }
   std::size_t param_size() const { return np_; }
 

@@ -133,13 +133,26 @@ BACKSWEEP_DUAL_COMPARE(!=)
 #undef BACKSWEEP_DUAL_COMPARE
 
 namespace detail {
+// Exactly zero, tangents included (a nested Dual can have a zero value and a nonzero
+// tangent).
+BACKSWEEP_HOST_DEVICE constexpr bool is_exact_zero(double x) { return x == 0.0; }
+BACKSWEEP_HOST_DEVICE constexpr bool is_exact_zero(float x) { return x == 0.0f; }
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE constexpr bool is_exact_zero(const Dual<V, N>& x) {
+  if (!is_exact_zero(x.v)) return false;
+  for (int i = 0; i < N; ++i)
+    if (!is_exact_zero(x.d[i])) return false;
+  return true;
+}
+
 // f(a) with derivative f'(a): the chain rule applied to every lane.
 template <class V, int N>
 BACKSWEEP_HOST_DEVICE constexpr Dual<V, N> chain(const Dual<V, N>& a, const V& f,
                                                  const V& df) {
   Dual<V, N> r;
   r.v = f;
-  for (int i = 0; i < N; ++i) r.d[i] = df * a.d[i];
+  // Lanes with a zero tangent stay zero even where f' is infinite (sqrt at 0).
+  for (int i = 0; i < N; ++i) r.d[i] = is_exact_zero(a.d[i]) ? V(0) : df * a.d[i];
   return r;
 }
 }  // namespace detail
@@ -208,7 +221,7 @@ BACKSWEEP_HOST_DEVICE Dual<V, N> pow(const Dual<V, N>& a, const Dual<V, N>& b) {
   const V da = b.v * pow(a.v, b.v - V(1));
   for (int i = 0; i < N; ++i) {
     r.d[i] = da * a.d[i];
-    if (b.d[i] != V(0)) r.d[i] += f * log(a.v) * b.d[i];
+    if (!detail::is_exact_zero(b.d[i])) r.d[i] += f * log(a.v) * b.d[i];
   }
   return r;
 }

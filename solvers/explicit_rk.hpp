@@ -6,6 +6,7 @@
 // Work vectors are sized once here: stepping never allocates.
 #include <algorithm>
 #include <cstddef>
+#include <stdexcept>
 #include <utility>
 #include <vector>
 
@@ -35,14 +36,14 @@ class ExplicitRK {
   static constexpr bool kHasStaticTableau = detail::is_static_tableau<StaticTableau>;
 
   ExplicitRK(const M& model, const ButcherTableau& tableau)
-      : model_(model),
-        tableau_(tableau),
-        n_(backsweep::state_size(model)),
-        stage_states_(static_cast<std::size_t>(tableau.stages) * n_),
-        stage_slopes_(static_cast<std::size_t>(tableau.stages) * n_) {}
+    requires(!kHasStaticTableau)
+      : ExplicitRK(model, tableau, 0) {}
   explicit ExplicitRK(const M& model)
     requires(kHasStaticTableau)
-      : ExplicitRK(model, *StaticTableau) {}
+      : ExplicitRK(model, *StaticTableau, 0) {}
+  // The stepper refers to the model: it must outlive the stepper.
+  ExplicitRK(const M&&, const ButcherTableau&) = delete;
+  explicit ExplicitRK(const M&&) = delete;
 
   const M& model() const { return model_; }
   constexpr const ButcherTableau& tableau() const {
@@ -66,6 +67,9 @@ class ExplicitRK {
       if (first_slope_known_)
         for (std::size_t k = 0; k < kStatic; ++k) slopes[k] = stage_slopes_[k];
       step_in(t, h, y, p, y_next, error, states, slopes);
+      // Kept: k_1, which a retry after reject() starts from, and for FSAL the last
+      // slope, which accept() makes the next k_1.
+      for (std::size_t k = 0; k < kStatic; ++k) stage_slopes_[k] = slopes[k];
       if (tableau().fsal) {
         const std::size_t last = std::size_t(tableau().stages - 1) * kStatic;
         for (std::size_t k = 0; k < kStatic; ++k) stage_slopes_[last + k] = slopes[last + k];
@@ -122,7 +126,8 @@ class ExplicitRK {
       return;
     }
     const int s = tableau().stages;
-    if (s > kMaxStages) __builtin_unreachable();  // lets the unrolled loop stay in bounds
+    // The constructor checked this; saying so keeps the unrolled loop in bounds.
+    if (s > kMaxStages) __builtin_unreachable();
     const std::size_t n = state_size();
     for (std::size_t k = 0; k < n; ++k) states[k] = y[k];
     if (!first_slope_known_) evaluate(t, states, p, slopes);
@@ -235,6 +240,16 @@ class ExplicitRK {
     const std::size_t n = state_size();
 #pragma GCC unroll 16
     for (std::size_t k = 0; k < n; ++k) out[k] = y[k] + weighted_sum(h, w, count, slopes, k);
+  }
+
+  ExplicitRK(const M& model, const ButcherTableau& tableau, int)
+      : model_(model),
+        tableau_(tableau),
+        n_(backsweep::state_size(model)),
+        stage_states_(static_cast<std::size_t>(tableau.stages) * n_),
+        stage_slopes_(static_cast<std::size_t>(tableau.stages) * n_) {
+    if (tableau.stages < 1 || tableau.stages > kMaxStages)
+      throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
   }
 
   // Small static models compute a step in local arrays, which the compiler keeps in

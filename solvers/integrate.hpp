@@ -59,7 +59,9 @@ double initial_step(Stepper& stepper, double t0, double span, const T* y, const 
   auto scaled_norm = [&](auto&& component) {
     double sum = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      const double r = component(i) / (atol + rtol * std::abs(value_of(y[i])));
+      const double scale = atol + rtol * std::abs(value_of(y[i]));
+      if (scale == 0.0) continue;  // atol = 0 and a zero component: no information
+      const double r = component(i) / scale;
       sum += r * r;
     }
     return std::sqrt(sum / double(n));
@@ -122,13 +124,14 @@ class Integration {
     for (double stop : stops_) {
       // Even steps no longer than options.step that end exactly on `stop`.
       const double span = stop - t_start;
-      const auto count = static_cast<std::size_t>(
-          std::max(1.0, std::ceil(span / options_.step * (1.0 - 1e-12))));
+      const double wanted = std::max(1.0, std::ceil(span / options_.step * (1.0 - 1e-12)));
+      if (!(wanted <= double(options_.max_steps - steps)))  // before the cast: no overflow
+        return finish(IntegrateStatus::max_steps_reached, t_start, steps,
+                      "the fixed step needs more than max_steps steps");
+      const auto count = static_cast<std::size_t>(wanted);
       const double h = span / double(count);
       for (std::size_t k = 0; k < count; ++k) {
         const double t = t_start + double(k) * h;
-        if (steps >= options_.max_steps)
-          return finish(IntegrateStatus::max_steps_reached, t, steps, "max_steps reached");
         stepper_.step(t, h, y, p_, next);
         const double t_new = k + 1 == count ? stop : t_start + double(k + 1) * h;
         if (!accept(t, h, t_new, steps, y, next)) return non_finite(t, steps);
@@ -154,18 +157,26 @@ class Integration {
     h = std::min(h, options_.max_step);
     for (double stop : stops_) {
       while (t < stop) {
-        if (steps >= options_.max_steps)
-          return finish(IntegrateStatus::max_steps_reached, t, steps, "max_steps reached");
+        // Rejected attempts count too, so that a run can never loop for ever.
+        if (steps + rejected_steps_ >= options_.max_steps)
+          return finish(IntegrateStatus::max_steps_reached, t, steps,
+                        "max_steps reached (accepted and rejected steps)");
         const double min_step =
             std::max(options_.min_step, 16.0 * 2.2e-16 * std::max(1.0, std::abs(t)));
-        if (h < min_step)
+        if (!(h >= min_step)) {  // also catches a NaN step size
+          if (failed_component_ != kNone) return non_finite(t, steps);
           return finish(IntegrateStatus::step_size_too_small, t, steps,
                         "step size " + std::to_string(h) + " fell below the minimum");
+        }
         // Land exactly on the stop; stretch by up to 1% rather than leave a sliver.
         const bool lands = t + 1.01 * h >= stop;
         const double h_try = lands ? stop - t : h;
         stepper_.step(t, h_try, y_, p_, next, error.data());
         const double norm = error_norm(error.data(), y_, next, n_, options_.rtol, options_.atol);
+        // A non-finite attempt is rejected like any other; if the step size then
+        // collapses, the failure is reported as the non-finite value it was.
+        const std::size_t bad = first_non_finite(next, n_);
+        failed_component_ = bad < n_ ? bad : kNone;
         const double factor = controller.factor(norm);
         if (norm <= 1.0) {
           if (!accept(t, h_try, lands ? stop : t + h_try, steps, y_, next))
@@ -241,7 +252,8 @@ class Integration {
   const std::vector<double> stops_;
   const bool every_step_;
   const std::size_t rhs_before_;
-  std::size_t rejected_steps_ = 0, failed_component_ = 0;
+  static constexpr std::size_t kNone = std::size_t(-1);
+  std::size_t rejected_steps_ = 0, failed_component_ = kNone;
   std::vector<double> step_times_, step_sizes_;
 };
 

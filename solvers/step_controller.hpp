@@ -19,7 +19,9 @@ double error_norm(const T* error, const T* y, const T* y_next, std::size_t n, do
   for (std::size_t i = 0; i < n; ++i) {
     const double scale =
         atol + rtol * std::max(std::abs(value_of(y[i])), std::abs(value_of(y_next[i])));
-    const double r = value_of(error[i]) / scale;
+    const double e = value_of(error[i]);
+    if (e == 0.0) continue;  // also where scale is 0 (atol = 0 and a zero component)
+    const double r = e / scale;
     sum += r * r;
   }
   const double norm = std::sqrt(sum / double(n));

@@ -5,11 +5,19 @@
 namespace backsweep::detail {
 
 Hdf5Handle::Hdf5Handle(hid_t id, Closer close, const std::string& what)
-    : id_(id), close_(close) {
+    : id_(id), close_(close), what_(what) {
   if (id_ < 0) throw std::runtime_error("HDF5: cannot " + what);
 }
 
-Hdf5Handle::~Hdf5Handle() { close_(id_); }
+Hdf5Handle::~Hdf5Handle() {
+  if (id_ >= 0) close_(id_);
+}
+
+void Hdf5Handle::close() {
+  const herr_t status = close_(id_);
+  id_ = -1;
+  if (status < 0) throw std::runtime_error("HDF5: cannot finish (" + what_ + ")");
+}
 
 namespace {
 void check(herr_t status, const std::string& what) {

@@ -16,10 +16,13 @@ class Hdf5Handle {
   Hdf5Handle(const Hdf5Handle&) = delete;
   Hdf5Handle& operator=(const Hdf5Handle&) = delete;
   operator hid_t() const { return id_; }
+  // Closes now and throws if that fails (for a file: the final flush to disk).
+  void close();
 
  private:
   hid_t id_;
   Closer close_;
+  std::string what_;
 };
 
 void write_double_dataset(hid_t location, const std::string& name,

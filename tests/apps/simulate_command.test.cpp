@@ -8,7 +8,11 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
 
 namespace fs = std::filesystem;
 
@@ -72,25 +76,45 @@ TEST_CASE("simulate writes CSV, HDF5 and JSON that agree") {
   const Run result = run("simulate " + config.string() + " --json");
   CAPTURE(result.err);
   REQUIRE(result.exit_code == 0);
-  CHECK(result.out.find(R"("times":[0.0,1.0,2.0])") != std::string::npos);
-  CHECK(result.out.find(R"("states":{"x":[2.0,)") != std::string::npos);
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["times"] == nlohmann::json::array({0.0, 1.0, 2.0}));
+  const std::vector<double> x = json["states"]["x"], y = json["states"]["y"];
+  REQUIRE(x.size() == 3);
+  CHECK(x[0] == 2.0);
 
-  const std::string csv = slurp(scratch() / "vdp" / "trajectory.csv");
-  CHECK(csv.rfind("time,x,y\n0,2,0\n1,", 0) == 0);
+  // CSV rows: time,x,y with 17 digits, so they read back exactly.
+  std::istringstream csv(slurp(scratch() / "vdp" / "trajectory.csv"));
+  std::string line;
+  std::getline(csv, line);
+  CHECK(line == "time,x,y");
+  for (std::size_t row = 0; row < 3; ++row) {
+    REQUIRE(std::getline(csv, line));
+    double t = 0, a = 0, b = 0;
+    REQUIRE(std::sscanf(line.c_str(), "%lf,%lf,%lf", &t, &a, &b) == 3);
+    CHECK(a == x[row]);
+    CHECK(b == y[row]);
+  }
 
   const hid_t file = H5Fopen((scratch() / "vdp" / "trajectory.h5").c_str(), H5F_ACC_RDONLY,
                              H5P_DEFAULT);
   REQUIRE(file >= 0);
-  double times[3] = {};
-  const hid_t set = H5Dopen2(file, "times", H5P_DEFAULT);
-  H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times);
+  double times[3] = {}, states[6] = {};
+  const hid_t times_set = H5Dopen2(file, "times", H5P_DEFAULT);
+  const hid_t states_set = H5Dopen2(file, "states", H5P_DEFAULT);
+  H5Dread(times_set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times);
+  H5Dread(states_set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, states);
   CHECK(times[2] == 2.0);
+  for (std::size_t row = 0; row < 3; ++row) {
+    CHECK(states[2 * row] == x[row]);
+    CHECK(states[2 * row + 1] == y[row]);
+  }
   double mu = 0;
   const hid_t attribute = H5Aopen_by_name(file, "parameters", "mu", H5P_DEFAULT, H5P_DEFAULT);
   H5Aread(attribute, H5T_NATIVE_DOUBLE, &mu);
   CHECK(mu == 0.5);
   H5Aclose(attribute);
-  H5Dclose(set);
+  H5Dclose(states_set);
+  H5Dclose(times_set);
   H5Fclose(file);
 }
 
@@ -110,17 +134,29 @@ TEST_CASE("bad input exits 2, names file, line and key, and writes nothing") {
 }
 
 TEST_CASE("a failed run exits 1 and leaves the earlier outputs intact") {
-  const fs::path good = write_config("keep.toml", kVanDerPol);
-  REQUIRE(run("simulate " + good.string()).exit_code == 0);
-  const std::string before = slurp(scratch() / "vdp" / "trajectory.csv");
-
   std::string text = kVanDerPol;
-  text.replace(text.find("step = 0.01"), 11, "step = 0.01\nmax_steps = 5");
-  const fs::path failing = write_config("fail.toml", text);
-  const Run result = run("simulate " + failing.string());
-  CHECK(result.exit_code == 1);
-  CHECK(result.err.find("max_steps") != std::string::npos);
-  CHECK(slurp(scratch() / "vdp" / "trajectory.csv") == before);
+  text.replace(text.find("dir = \"vdp\""), 11, "dir = \"kept\"");
+  const fs::path good = write_config("keep.toml", text);
+  REQUIRE(run("simulate " + good.string()).exit_code == 0);
+  const std::string before = slurp(scratch() / "kept" / "trajectory.csv");
+
+  SUBCASE("the solve fails") {
+    std::string failing_text = text;
+    failing_text.replace(failing_text.find("step = 0.01"), 11, "step = 0.01\nmax_steps = 5");
+    const Run result = run("simulate " + write_config("fail.toml", failing_text).string());
+    CHECK(result.exit_code == 1);
+    CHECK(result.err.find("max_steps") != std::string::npos);
+  }
+  SUBCASE("writing the results fails") {
+    std::string changed = text;
+    changed.replace(changed.find("mu = 0.5"), 8, "mu = 0.7");
+    fs::remove(scratch() / "kept" / "trajectory.h5");
+    fs::create_directories(scratch() / "kept" / "trajectory.h5" / "in_the_way");
+    const Run result = run("simulate " + write_config("changed.toml", changed).string());
+    CHECK(result.exit_code == 1);
+    fs::remove_all(scratch() / "kept" / "trajectory.h5");
+  }
+  CHECK(slurp(scratch() / "kept" / "trajectory.csv") == before);
 }
 
 TEST_CASE("--help documents the config keys") {

@@ -104,6 +104,9 @@ TEST_CASE("errors name the file, the line and the key") {
       {model + "[time]\nend = 1\noutput = [0.5, 2]\n", "time.output", "outside", 5},
       {model + "[time]\nend = 1\noutput = [0.5, \"x\"]\n", "time.output", "entry 2", 5},
       {model + "[time]\nend = 1\noutput_step = -1\n", "time.output_step", "> 0", 5},
+      {model + "[time]\nend = 1\noutput_step = 1e-12\n", "time.output_step", "10^7", 5},
+      {model + "[time]\nend = 1\noutput = []\n", "time.output", "at least one", 5},
+      {model + time + "[solver]\nmin_step = 1\nmax_step = 0.1\n", "solver.min_step", "exceed", 6},
       {model + time + "[parameters]\nmu = 1\nnu = 2\n", "parameters.nu", "this model has: mu", 7},
       {model + time + "[initial]\nz = 1\n", "initial.z", "unknown state", 6},
       {model + time + "[output]\ndir = \"\"\n", "output.dir", "must not be empty", 6},
@@ -122,6 +125,15 @@ TEST_CASE("errors name the file, the line and the key") {
     CHECK(message.find(".toml:" + std::to_string(c.line) + ":") != std::string::npos);
     CHECK(message.find(c.words) != std::string::npos);
   }
+}
+
+TEST_CASE("output_step lands on the end without a near-duplicate") {
+  const std::string path =
+      write_config("[model]\nname = \"van_der_pol\"\n[time]\nend = 0.9\noutput_step = 0.3\n");
+  const auto config = load_simulate_config(path);
+  std::filesystem::remove(path);
+  REQUIRE(config.integrate.output_times.size() == 3);
+  CHECK(config.integrate.output_times.back() == 0.9);
 }
 
 TEST_CASE("a missing file is a config error") {

@@ -77,18 +77,24 @@ TEST_CASE("HDF5 holds times, states and the metadata") {
 }
 
 TEST_CASE("a failed write leaves the earlier file intact and no temporary behind") {
-  const fs::path path = scratch("keep.csv");
-  std::ofstream(path) << "earlier result\n";
-  // The rename fails: a directory stands where the file should go.
-  const fs::path blocked = scratch("blocked.csv");
-  fs::create_directories(blocked / "child");
-  CHECK_THROWS(write_trajectory_csv(sample(), blocked.string()));
-  CHECK(fs::is_directory(blocked / "child"));
-  CHECK_THROWS(write_trajectory_csv(sample(), (scratch("missing") / "dir" / "t.csv").string()));
-  for (const auto& entry : fs::directory_iterator(path.parent_path()))
+  // Earlier results in place; then the HDF5 temporary cannot be created (a directory
+  // stands at its name), so the write fails before anything is renamed.
+  const fs::path dir = scratch("failing");
+  fs::create_directories(dir);
+  write_trajectory_files(sample(), dir.string());
+  const std::uintmax_t csv_size = fs::file_size(dir / "trajectory.csv");
+  Trajectory changed = sample();
+  const double extra[2] = {1.0, 1.0};
+  changed.append(0.2, extra);
+  const fs::path blocker = dir / ("trajectory.h5.tmp-" + std::to_string(::getpid()));
+  fs::create_directories(blocker / "child");
+  CHECK_THROWS(write_trajectory_files(changed, dir.string()));
+  CHECK(fs::file_size(dir / "trajectory.csv") == csv_size);
+  fs::remove_all(blocker);
+  for (const auto& entry : fs::directory_iterator(dir))
     CHECK(entry.path().string().find(".tmp-") == std::string::npos);
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);
-  CHECK(line == "earlier result");
+  // A writable target works again.
+  write_trajectory_files(changed, dir.string());
+  CHECK(fs::file_size(dir / "trajectory.csv") > csv_size);
+  CHECK_THROWS(write_trajectory_csv(sample(), (scratch("missing") / "dir" / "t.csv").string()));
 }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "models/builtin/harmonic_oscillator.hpp"
+#include "models/builtin/robertson.hpp"
 #include "models/builtin/van_der_pol.hpp"
 
 using namespace backsweep;
@@ -19,6 +20,16 @@ struct BlowUp {  // y' = y^2 from y = 1 reaches infinity at t = 1
   void operator()(T, const T* y, const T*, T* dydt) const {
     dydt[0] = T(0);
     dydt[1] = y[1] * y[1];
+  }
+};
+
+struct SqrtOfNegative {  // y' = -1, z' = sqrt(y): z turns NaN once y < 0, at t > 1
+  static constexpr std::size_t n_state = 2, n_param = 1;
+  template <class T>
+  void operator()(T, const T* y, const T*, T* dydt) const {
+    using std::sqrt;
+    dydt[0] = T(-1);
+    dydt[1] = sqrt(y[0]);
   }
 };
 
@@ -119,13 +130,61 @@ TEST_CASE("a solution that blows up is reported with step, time and component") 
     CHECK(result.message.find("component 1") != std::string::npos);
     CHECK(result.t < 2.0);
   }
-  SUBCASE("adaptive: the step size collapses before the singularity") {
+  SUBCASE("adaptive: the step size collapses at the singularity") {
     ExplicitRK stepper(model, tableaux::dopri5);
     IntegrateOptions options;
     options.t1 = 2.0;
     double y[2] = {0.0, 1.0};
     const auto result = integrate(stepper, y, p, options);
-    CHECK(result.status == IntegrateStatus::step_size_too_small);
+    const bool collapsed = result.status == IntegrateStatus::step_size_too_small ||
+                           result.status == IntegrateStatus::non_finite_state;
+    CHECK(collapsed);
     CHECK(result.t == doctest::Approx(1.0).epsilon(1e-3));
   }
+}
+
+TEST_CASE("adaptive: NaN is reported as non-finite with its component") {
+  const SqrtOfNegative model;
+  const double p[1] = {0.0};
+  ExplicitRK stepper(model, tableaux::dopri5);
+  IntegrateOptions options;
+  options.t1 = 3.0;
+  double y[2] = {1.0, 0.0};
+  const auto result = integrate(stepper, y, p, options);
+  CHECK(result.status == IntegrateStatus::non_finite_state);
+  CHECK(result.failed_component == 1);
+  CHECK(result.t == doctest::Approx(1.0).epsilon(1e-6));
+}
+
+TEST_CASE("regression: a rejected first step restarts from the right slope (FSAL)") {
+  // A huge initial step is rejected; the retry must use f(t0, y0), not a stale slope.
+  const HarmonicOscillator model;
+  const double* p = model.default_params.data();
+  for (const ButcherTableau* tableau : {&tableaux::bs32, &tableaux::dopri5, &tableaux::tsit5}) {
+    CAPTURE(tableau->name);
+    ExplicitRK stepper(model, *tableau);
+    IntegrateOptions options;
+    options.t1 = 5.0;
+    options.rtol = options.atol = 1e-9;
+    options.initial_step = 4.0;
+    double y[2] = {1.0, 0.0};
+    const auto result = integrate(stepper, y, p, options);
+    REQUIRE(result.ok());
+    CHECK(result.rejected_steps >= 1);
+    const auto exact = HarmonicOscillator::exact(5.0, model.default_initial.data(), p);
+    CHECK(std::abs(y[0] - exact[0]) < 1e-8);
+  }
+}
+
+TEST_CASE("regression: atol = 0 with a zero component neither hangs nor fails") {
+  const models::Robertson model;
+  ExplicitRK stepper(model, tableaux::dopri5);
+  IntegrateOptions options;
+  options.t1 = 0.01;
+  options.rtol = 1e-6;
+  options.atol = 0.0;
+  double y[3] = {1.0, 0.0, 0.0};
+  const auto result = integrate(stepper, y, model.default_params.data(), options);
+  CHECK(result.ok());
+  CHECK(y[0] + y[1] + y[2] == doctest::Approx(1.0).epsilon(1e-12));
 }
