@@ -1,0 +1,117 @@
+#pragma once
+// A gradient problem: model, method, initial state, parameters, objective and solver
+// options; what gradient(), tangent_gradient() and the checks take. Plus the result
+// types (GradientResult with its diagnostics counters).
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adjoint/objective.hpp"
+#include "adjoint/step_sequence.hpp"
+#include "solvers/butcher_tableau.hpp"
+#include "solvers/explicit_rk.hpp"
+#include "solvers/integrate_options.hpp"
+
+namespace backsweep {
+
+template <Model M, class Obj>
+struct GradientProblem {
+  const M& model;
+  const ButcherTableau& tableau;
+  std::vector<double> y0;  // ignored when the objective has an `initial` term
+  std::vector<double> p;
+  Obj objective;
+  // Time span, fixed step or tolerances. The observation times become output times.
+  IntegrateOptions integrate;
+};
+
+struct CheckpointOptions {
+  enum class Schedule { store_all, revolve };
+  Schedule schedule = Schedule::store_all;
+  std::size_t slots = 0;  // revolve: state slots, the initial state's included (>= 1)
+};
+
+// Where a NaN or Inf first appeared.
+struct NonFinite {
+  std::string phase;  // "forward" or "backward"
+  std::size_t step = 0, component = 0;
+  double time = 0.0;
+};
+
+struct GradientDiagnostics {
+  std::string method, schedule;
+  std::size_t steps = 0, slots = 0, peak_slots = 0;
+  std::size_t recomputed_steps = 0;  // forward steps outside a step's own adjoint
+  std::size_t sequence_steps = 0;    // adaptive: the solve that fixed the step sequence
+  std::size_t adjoint_steps = 0;
+  std::size_t rhs_evaluations = 0, vjp_evaluations = 0;
+  double forward_seconds = 0.0, backward_seconds = 0.0;
+  std::optional<NonFinite> nonfinite;
+};
+
+template <class T = double>
+struct GradientResult {
+  IntegrateStatus status = IntegrateStatus::success;
+  std::string message;
+  T value{};
+  std::vector<T> dJ_dp, dJ_dy0;
+  GradientDiagnostics diagnostics;
+  bool ok() const { return status == IntegrateStatus::success && !diagnostics.nonfinite; }
+};
+
+namespace detail {
+
+// Calls f(system) with the model, or with the model plus the running-cost quadrature.
+template <Model M, class Obj, class F>
+decltype(auto) with_system(const M& model, const Obj& objective, F&& f) {
+  if constexpr (Obj::has_running) {
+    const WithQuadrature<M, decltype(objective.running)> system{&model, &objective.running};
+    return f(system);
+  } else {
+    return f(model);
+  }
+}
+
+// The initial state of the system (quadrature 0 appended when there is one).
+template <class T, Model M, class Obj>
+std::vector<T> initial_state(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
+                             const std::vector<T>& p) {
+  const std::size_t n = state_size(problem.model);
+  std::vector<T> y(n + (Obj::has_running ? 1 : 0), T(0));
+  if constexpr (Obj::has_initial) problem.objective.initial(p.data(), y.data());
+  else for (std::size_t i = 0; i < n; ++i) y[i] = y0[i];
+  return y;
+}
+
+template <class T>
+std::vector<double> values_of(const std::vector<T>& x) {
+  std::vector<double> v(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) v[i] = value_of(x[i]);
+  return v;
+}
+
+// The step sequence (from the values, so a Dual run replays the same steps) and the
+// step index of each observation time. Fails with a message if the solve fails.
+template <class System, Model M, class Obj>
+IntegrateResult prepare_sequence(const System& system, const GradientProblem<M, Obj>& problem,
+                                 const std::vector<double>& y0, const std::vector<double>& p,
+                                 StepSequence& sequence,
+                                 std::vector<std::size_t>& observation_steps) {
+  IntegrateOptions options = problem.integrate;
+  options.output_times = problem.objective.observation_times;
+  ExplicitRK<System> stepper(system, problem.tableau);
+  IntegrateResult result = find_step_sequence(stepper, y0.data(), p.data(), options, sequence);
+  observation_steps.clear();
+  for (double t : problem.objective.observation_times) {
+    observation_steps.push_back(sequence.index_of(t));
+    if (observation_steps.back() == StepSequence::npos && result.ok()) {
+      result.status = IntegrateStatus::invalid_options;
+      result.message = "observation time " + std::to_string(t) + " is not in the time span";
+    }
+  }
+  return result;
+}
+
+}  // namespace detail
+}  // namespace backsweep

@@ -1,0 +1,207 @@
+// The discrete adjoint against independent references: the forward tangent of the same
+// solver (Dual numbers through the whole solve), central finite differences of the same
+// discrete solve, and Taylor remainders; for every built-in model and every tableau,
+// fixed and adaptive.
+#include "adjoint/discrete_adjoint.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "adjoint/forward_tangent.hpp"
+#include "adjoint/gradient_check.hpp"
+#include "adjoint/hessian.hpp"
+#include "models/builtin/registry.hpp"
+
+using namespace backsweep;
+
+namespace {
+
+struct Terminal {
+  template <class T>
+  T operator()(const T* y, const T* p) const {
+    return y[0] * y[0] + T(0.5) * y[1] + p[0] * y[0];
+  }
+};
+struct Running {  // time-dependent on purpose
+  template <class T>
+  T operator()(T t, const T* y, const T* p) const {
+    using std::sin;
+    return T(0.1) * y[0] * y[1] + sin(t) * p[0] * y[1];
+  }
+};
+struct Misfit {
+  template <class T>
+  T operator()(std::size_t k, const T* y, const T*) const {
+    const T r = y[1] - T(0.2 * double(k + 1));
+    return r * r;
+  }
+};
+using FullObjective = Objective<Terminal, Running, Misfit>;
+
+struct FromParameters {  // x0 = gamma / delta, y0 = alpha / (2 beta)
+  template <class T>
+  void operator()(const T* p, T* y0) const {
+    y0[0] = p[2] / p[3];
+    y0[1] = p[0] / p[1] * T(0.5);
+  }
+};
+
+struct Setup {
+  double end, step;
+};
+template <class M>
+Setup setup_for() {
+  if constexpr (std::is_same_v<M, models::Robertson>) return {0.02, 2e-5};
+  else if constexpr (std::is_same_v<M, models::Lorenz63>) return {0.5, 2e-3};
+  else return {1.5, 1e-2};
+}
+
+template <class M>
+GradientProblem<M, FullObjective> make_problem(const M& model, const ButcherTableau& tableau,
+                                               bool adaptive) {
+  const Setup setup = setup_for<M>();
+  IntegrateOptions options;
+  options.t1 = setup.end;
+  options.step = adaptive ? 0.0 : setup.step;
+  options.rtol = 1e-7;
+  options.atol = 1e-9;
+  FullObjective objective;
+  objective.observation_times = {setup.end / 4, setup.end / 2};
+  return {model,
+          tableau,
+          {M::default_initial.begin(), M::default_initial.end()},
+          {M::default_params.begin(), M::default_params.end()},
+          objective,
+          options};
+}
+
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double difference = 0, scale = 1e-300;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    difference = std::max(difference, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(a[i]));
+  }
+  return difference / scale;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("adjoint = forward tangent to round-off, and = finite differences", M,
+                   models::Lorenz63, models::VanDerPol, models::LotkaVolterra,
+                   models::HarmonicOscillator, models::Robertson) {
+  const M model;
+  for (const ButcherTableau* tableau : tableaux::all) {
+    for (bool adaptive : {false, true}) {
+      if (adaptive && !tableau->adaptive()) continue;
+      CAPTURE(tableau->name);
+      CAPTURE(adaptive);
+      const auto problem = make_problem(model, *tableau, adaptive);
+      const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
+      const auto tangent = tangent_gradient(problem);
+      REQUIRE(adjoint.ok());
+      REQUIRE(tangent.ok());
+      CHECK(adjoint.value == doctest::Approx(tangent.value).epsilon(1e-14));
+      std::vector<double> a = adjoint.dJ_dp, t = tangent.dJ_dp;
+      a.insert(a.end(), adjoint.dJ_dy0.begin(), adjoint.dJ_dy0.end());
+      t.insert(t.end(), tangent.dJ_dy0.begin(), tangent.dJ_dy0.end());
+      const double versus_tangent = relative_difference(a, t);
+      CHECK(versus_tangent <= 1e-12);
+
+      const GradientCheckReport check = check_gradient(problem, 1e-12, 1e-6);
+      CAPTURE(check.message);
+      CHECK(check.ok);
+      static double worst_tangent = 0, worst_fd = 0;
+      worst_tangent = std::max(worst_tangent, versus_tangent);
+      worst_fd = std::max(worst_fd, check.adjoint_vs_finite_difference);
+      MESSAGE("worst so far: adjoint vs tangent " << worst_tangent << ", vs FD " << worst_fd);
+    }
+  }
+}
+
+TEST_CASE("Taylor remainders fall at rate 2") {
+  const models::LotkaVolterra model;
+  for (const ButcherTableau* tableau : {&tableaux::heun3, &tableaux::rk4, &tableaux::tsit5}) {
+    CAPTURE(tableau->name);
+    const auto problem = make_problem(model, *tableau, tableau->adaptive());
+    const TaylorTestReport report =
+        taylor_test(problem, {0.3, -0.2, 0.1, 0.25}, {0.1, -0.3}, 1e-2, 5);
+    CAPTURE(report.min_rate);
+    CHECK(report.ok);
+    CHECK(report.min_rate >= 1.95);
+  }
+}
+
+TEST_CASE("gradients are bitwise identical for store-all and revolve with any slot count") {
+  const models::Lorenz63 model;
+  auto problem = make_problem(model, tableaux::dopri5, false);
+  problem.integrate.step = 5e-4;  // 1000 steps
+  const auto reference = gradient<double>(problem, problem.y0, problem.p);
+  REQUIRE(reference.ok());
+  CHECK(reference.diagnostics.steps == 1000);
+  CHECK(reference.diagnostics.recomputed_steps == 999);
+  for (std::size_t slots : {1u, 2u, 3u, 5u, 10u, 31u, 100u, 999u, 1000u, 5000u}) {
+    CAPTURE(slots);
+    const auto result = gradient<double>(
+        problem, problem.y0, problem.p, {CheckpointOptions::Schedule::revolve, slots});
+    REQUIRE(result.ok());
+    CHECK(result.value == reference.value);
+    CHECK(result.dJ_dp == reference.dJ_dp);
+    CHECK(result.dJ_dy0 == reference.dJ_dy0);
+    CHECK(result.diagnostics.recomputed_steps == revolve_min_recomputations(1000, slots));
+    CHECK(result.diagnostics.peak_slots <= slots);
+    CHECK(result.diagnostics.adjoint_steps == 1000);
+  }
+}
+
+TEST_CASE("the gradient flows through an initial state that depends on the parameters") {
+  using Obj = Objective<Terminal, NoTerm, Misfit, FromParameters>;
+  const models::LotkaVolterra model;
+  IntegrateOptions options;
+  options.t1 = 2.0;
+  options.step = 0.01;
+  Obj objective;
+  objective.observation_times = {1.0};
+  const GradientProblem<models::LotkaVolterra, Obj> problem{
+      model, tableaux::rk4, {0, 0}, {1.5, 1.0, 3.0, 1.0}, objective, options};
+  const GradientCheckReport check = check_gradient(problem, 1e-12, 1e-6);
+  CAPTURE(check.message);
+  CHECK(check.ok);
+}
+
+TEST_CASE("Hessian-vector products match finite differences of gradients") {
+  const models::LotkaVolterra model;
+  for (const ButcherTableau* tableau : {&tableaux::rk4, &tableaux::dopri5}) {
+    CAPTURE(tableau->name);
+    const auto problem = make_problem(model, *tableau, false);
+    const std::vector<double> v = {0.3, -0.2, 0.1, 0.25};
+    const std::vector<double> hv = hessian_vector_product(problem, v);
+    const double epsilon = 1e-5;
+    std::vector<double> plus = problem.p, minus = problem.p;
+    for (std::size_t j = 0; j < v.size(); ++j) plus[j] += epsilon * v[j], minus[j] -= epsilon * v[j];
+    const auto gp = gradient<double>(problem, problem.y0, plus);
+    const auto gm = gradient<double>(problem, problem.y0, minus);
+    std::vector<double> fd(v.size());
+    for (std::size_t j = 0; j < v.size(); ++j) fd[j] = (gp.dJ_dp[j] - gm.dJ_dp[j]) / (2 * epsilon);
+    CHECK(relative_difference(hv, fd) <= 1e-6);
+    // And the same product under revolve checkpointing.
+    CHECK(hessian_vector_product(problem, v, {CheckpointOptions::Schedule::revolve, 4}) == hv);
+  }
+}
+
+TEST_CASE("diagnostics count the work") {
+  const models::VanDerPol model;
+  const auto problem = make_problem(model, tableaux::rk4, false);
+  const auto result = gradient<double>(problem, problem.y0, problem.p,
+                                       {CheckpointOptions::Schedule::revolve, 10});
+  const auto& d = result.diagnostics;
+  CHECK(d.steps == 38 + 38 + 75);  // even steps landing on the observations at 0.375, 0.75
+  CHECK(d.adjoint_steps == d.steps);
+  CHECK(d.recomputed_steps == revolve_min_recomputations(d.steps, 10));
+  // Forward steps evaluate 4 stages; each adjoint step recomputes its own 4 stages.
+  CHECK(d.rhs_evaluations == 4 * (d.recomputed_steps + d.adjoint_steps));
+  CHECK(d.vjp_evaluations == 4 * d.steps);
+  CHECK(d.schedule == "revolve");
+  CHECK(d.forward_seconds >= 0.0);
+  CHECK(d.backward_seconds > 0.0);
+}
