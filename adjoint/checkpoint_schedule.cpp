@@ -60,8 +60,7 @@ class BinomialCost {
 
 class RevolveBuilder {
  public:
-  RevolveBuilder(std::size_t slots, CheckpointSchedule& schedule)
-      : schedule_(schedule), free_(slots) {
+  RevolveBuilder(std::size_t slots, const CheckpointSink& sink) : sink_(sink), free_(slots) {
     for (std::size_t i = 0; i < slots; ++i) free_[i] = slots - 1 - i;
   }
 
@@ -79,6 +78,25 @@ class RevolveBuilder {
         bring(r.a, r.slot);
         emit(Kind::adjoint_step, r.a, r.a);
         if (r.a != 0 || r.slot != 0) release(r.slot);
+        continue;
+      }
+      if (r.s + 1 >= r.b - r.a) {
+        // Slots enough to keep every state of the range (the last one is current when
+        // its adjoint runs): one sweep, then reverse. Cost l - 1, the minimum.
+        bring(r.a, r.slot);
+        kept_.assign(1, r.slot);  // kept_[i - a]: the slot of state i
+        for (std::size_t i = r.a + 1; i < r.b; ++i) {
+          advance(i - 1, i);
+          if (i + 1 == r.b) break;
+          kept_.push_back(acquire());
+          emit(Kind::store, i, i, kept_.back());
+        }
+        emit(Kind::adjoint_step, r.b - 1, r.b - 1);
+        for (std::size_t i = r.b - 1; i-- > r.a;) {
+          bring(i, kept_[i - r.a]);
+          emit(Kind::adjoint_step, i, i);
+          if (i != 0 || kept_[0] != 0) release(kept_[i - r.a]);
+        }
         continue;
       }
       if (r.s == 1) {
@@ -104,7 +122,7 @@ class RevolveBuilder {
 
  private:
   void emit(Kind kind, std::size_t step, std::size_t to, std::size_t slot = 0) {
-    schedule_.actions.push_back({kind, step, to, slot});
+    sink_({kind, step, to, slot});
   }
   void advance(std::size_t from, std::size_t to) {
     emit(Kind::advance, from, to);
@@ -127,9 +145,9 @@ class RevolveBuilder {
     free_.push_back(slot);
   }
 
-  CheckpointSchedule& schedule_;
+  const CheckpointSink& sink_;
   BinomialCost costs_;
-  std::vector<std::size_t> free_;
+  std::vector<std::size_t> free_, kept_;
   std::size_t current_ = 0;
 
  public:
@@ -144,18 +162,26 @@ std::uint64_t revolve_min_recomputations(std::size_t steps, std::size_t slots) {
 
 CheckpointSchedule revolve_schedule(std::size_t steps, std::size_t slots) {
   if (slots == 0) throw std::invalid_argument("revolve needs at least one slot");
-  CheckpointSchedule schedule{steps, slots, {}};
-  if (steps == 0) return schedule;
-  RevolveBuilder builder(slots, schedule);
-  builder.take_initial_slot();  // slot 0: the initial state
-  schedule.actions.push_back({Kind::store, 0, 0, 0});
-  builder.reverse(0, steps, 0, slots);
-  schedule.actions.push_back({Kind::free, 0, 0, 0});
-  return schedule;
+  return {steps, slots};
 }
 
 CheckpointSchedule store_all_schedule(std::size_t steps) {
   return revolve_schedule(steps, std::max<std::size_t>(steps, 1));
+}
+
+void CheckpointSchedule::generate(const CheckpointSink& sink) const {
+  if (steps == 0) return;
+  RevolveBuilder builder(slots, sink);
+  builder.take_initial_slot();  // slot 0: the initial state
+  sink({Kind::store, 0, 0, 0});
+  builder.reverse(0, steps, 0, slots);
+  sink({Kind::free, 0, 0, 0});
+}
+
+std::vector<CheckpointAction> CheckpointSchedule::actions() const {
+  std::vector<CheckpointAction> all;
+  generate([&](const CheckpointAction& action) { all.push_back(action); });
+  return all;
 }
 
 std::size_t slots_for_budget(std::uint64_t budget_bytes, std::size_t state_bytes) {

@@ -6,6 +6,7 @@
 // forward step is (the first forward sweep included).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,12 +25,17 @@ struct CheckpointAction {
   std::size_t slot = 0;
 };
 
+using CheckpointSink = std::function<void(const CheckpointAction&)>;
+
+// A schedule is generated action by action, on demand: holding all of them would cost
+// more memory than the states it saves.
 struct CheckpointSchedule {
   std::size_t steps = 0, slots = 0;
-  std::vector<CheckpointAction> actions;
+  void generate(const CheckpointSink& sink) const;
+  std::vector<CheckpointAction> actions() const;  // all at once, for inspection
 };
 
-// Every state kept: N - 1 forward steps, N slots (the initial state and N - 1 more).
+// Every state kept: N - 1 forward steps, N - 1 states held (y_0 ... y_{N-2}).
 CheckpointSchedule store_all_schedule(std::size_t steps);
 
 // Offline binomial checkpointing (revolve) with `slots` >= 1 slots: reaches the

@@ -33,7 +33,7 @@ ScheduleCounts execute_schedule(const CheckpointSchedule& schedule, Backend& bac
   std::size_t next_adjoint = schedule.steps;  // adjoint steps must run N-1, ..., 0
   auto fail = [](const std::string& what) { throw std::logic_error("checkpoint schedule: " + what); };
 
-  for (const CheckpointAction& action : schedule.actions) {
+  schedule.generate([&](const CheckpointAction& action) {
     switch (action.kind) {
       case Kind::advance:
         if (action.step != current || action.to <= action.step || action.to >= next_adjoint)
@@ -70,7 +70,7 @@ ScheduleCounts execute_schedule(const CheckpointSchedule& schedule, Backend& bac
         --in_use;
         break;
     }
-  }
+  });
   if (next_adjoint != 0) fail("not every step was reversed");
   return counts;
 }

@@ -28,7 +28,8 @@ class AdjointSweep {
         n_(backsweep::state_size(system)), n_user_(backsweep::state_size(problem.model)),
         np_(p.size()), stages_(problem.tableau.stages),
         current_(y0), next_(n_), slots_(slots * n_), lambda_(n_, T(0)),
-        stage_adjoints_(std::size_t(stages_) * n_), kbar_(n_), pbar_(np_), mu_(np_),
+        stage_adjoints_(std::size_t(stages_) * n_), kbar_(n_), pbar_(np_), step_pbar_(np_, T(0)),
+        mu_(np_),
         grad_y_(n_user_), grad_p_(np_), scalar_(n_user_, np_),
         observations_at_(sequence.size() + 1) {
     for (std::size_t k = 0; k < observation_steps.size(); ++k)
@@ -140,7 +141,13 @@ class AdjointSweep {
       derivatives_.vjp(T(t + tableau.c[i] * h), stepper_.stage_state(i), p_.data(),
                        kbar_.data(), ybar_i, pbar_.data());
       ++vjp_evaluations_;
-      for (std::size_t j = 0; j < np_; ++j) mu_.add(j, pbar_[j]);
+      for (std::size_t j = 0; j < np_; ++j) step_pbar_[j] += pbar_[j];
+    }
+    // One compensated addition per step: the few stage terms of a step are alike in
+    // size; it is the long sum over steps that loses digits.
+    for (std::size_t j = 0; j < np_; ++j) {
+      mu_.add(j, step_pbar_[j]);
+      step_pbar_[j] = T(0);
     }
     for (int i = 0; i < stages_; ++i)
       for (std::size_t k = 0; k < n_; ++k) lambda_[k] += stage_adjoint(i)[k];
@@ -165,7 +172,7 @@ class AdjointSweep {
   Derivatives<System, T> derivatives_;
   std::size_t n_, n_user_, np_;
   int stages_;
-  std::vector<T> current_, next_, slots_, lambda_, stage_adjoints_, kbar_, pbar_;
+  std::vector<T> current_, next_, slots_, lambda_, stage_adjoints_, kbar_, pbar_, step_pbar_;
   CompensatedSum<T> mu_;
   std::vector<T> grad_y_, grad_p_;
   ScalarGradient<T> scalar_;
