@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "apps/exit_codes.hpp"
+#include "apps/gradient_command.hpp"
 #include "apps/simulate_command.hpp"
 
 int main(int argc, char** argv) {
@@ -19,6 +20,17 @@ int main(int argc, char** argv) {
   simulate->add_flag("--json", json, "print one JSON object with the output on stdout");
   simulate->footer(kSimulateHelp);
 
+  CLI::App* gradient = app.add_subcommand("gradient", "objective and gradient from a config file");
+  gradient->add_option("config", config, "TOML config file")->required();
+  gradient->add_flag("--json", json, "print one JSON object with the results on stdout");
+  gradient->footer(kGradientHelp);
+
+  std::size_t steps = 0, slots = 0;
+  CLI::App* plan = app.add_subcommand("plan", "counts of the optimal revolve checkpoint schedule");
+  plan->add_option("--steps", steps, "number of time steps N")->required();
+  plan->add_option("--slots", slots, "state slots s, the initial state's included")->required();
+  plan->add_flag("--json", json, "print one JSON object on stdout");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -26,5 +38,7 @@ int main(int argc, char** argv) {
     return code == 0 ? kExitOk : kExitBadInput;
   }
   if (*simulate) return run_simulate(config, json);
+  if (*gradient) return run_gradient(config, json);
+  if (*plan) return run_plan(steps, slots, json);
   return kExitBadInput;
 }

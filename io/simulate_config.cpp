@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "io/detail/toml_reader.hpp"
+#include "io/detail/config_sections.hpp"
 #include "models/builtin/registry.hpp"
 #include "solvers/butcher_tableau.hpp"
 
@@ -127,11 +127,13 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
 
 SimulateConfig load_simulate_config(const std::string& path) {
   const toml::table document = detail::parse_toml_file(path);
-  const TomlSection root(document, path, "");
-  root.reject_unknown_keys(kSections);
+  return detail::read_simulate_sections(TomlSection(document, path, ""));
+}
 
+SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
+  root.reject_unknown_keys(kSections);
   SimulateConfig config;
-  config.file = path;
+  config.file = root.position("").file;
   read_model(root, config);
   if (auto parameters = root.subsection("parameters"))
     read_named_values(*parameters, config.parameter_names, config.parameters, "parameter");

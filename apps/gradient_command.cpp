@@ -1,0 +1,203 @@
+#include "apps/gradient_command.hpp"
+
+#include <array>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "adjoint/discrete_adjoint.hpp"
+#include "adjoint/forward_tangent.hpp"
+#include "adjoint/schedule_executor.hpp"
+#include "apps/exit_codes.hpp"
+#include "io/config_error.hpp"
+#include "io/gradient_config.hpp"
+#include "models/builtin/registry.hpp"
+
+namespace backsweep::apps {
+
+const char* const kGradientHelp = R"(Config keys read by gradient, besides those of simulate (see docs/config.md):
+  [objective]    terminal    expression of t, states, parameters at time.end
+                 integral    running cost, integrated over [start, end] by the same method
+  [[objective.observation]]  time = 0.5, formula = "(x - 1.2)^2"  (repeatable)
+  [gradient]     parameters  names to report (default: all)
+                 initial     also dJ/d(initial state) (default true)
+                 mode        auto | adjoint | tangent (auto: tangent when there are at
+                             most 3 derivatives to take, else adjoint)
+  [checkpointing] schedule   auto (= store_all) | store_all | revolve
+                 slots       revolve state slots, the initial state's included (default 100)
+                 memory      or a budget for them, e.g. "64MiB"
+Prints the objective and gradient (--json: one JSON object on stdout).
+Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
+
+namespace {
+
+// Objective terms from the config's expressions; variables are t, states, parameters.
+struct Terms {
+  const GradientConfig* config;
+  std::size_t n, np;
+  template <class T>
+  T evaluate(const Expression& e, T t, const T* y, const T* p) const {
+    std::array<T, Expression::kMaxStack> v;
+    v[0] = t;
+    for (std::size_t i = 0; i < n; ++i) v[1 + i] = y[i];
+    for (std::size_t j = 0; j < np; ++j) v[1 + n + j] = p[j];
+    return e.evaluate(v.data());
+  }
+};
+struct TerminalTerm {
+  Terms terms;
+  template <class T>
+  T operator()(const T* y, const T* p) const {
+    const auto& e = terms.config->terminal;
+    return e ? terms.evaluate(*e, T(terms.config->simulate.integrate.t1), y, p) : T(0);
+  }
+};
+struct RunningTerm {
+  Terms terms;
+  template <class T>
+  T operator()(T t, const T* y, const T* p) const {
+    const auto& e = terms.config->integral;
+    return e ? terms.evaluate(*e, t, y, p) : T(0);
+  }
+};
+struct ObservationTerm_ {
+  Terms terms;
+  template <class T>
+  T operator()(std::size_t k, const T* y, const T* p) const {
+    const auto& o = terms.config->observations[k];
+    return terms.evaluate(o.formula, T(o.time), y, p);
+  }
+};
+using ConfigObjective = Objective<TerminalTerm, RunningTerm, ObservationTerm_>;
+
+nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string& mode) {
+  nlohmann::json j = {{"mode", mode},
+                      {"method", d.method},
+                      {"steps", d.steps},
+                      {"schedule", d.schedule},
+                      {"slots", d.slots},
+                      {"peak_slots", d.peak_slots},
+                      {"recomputed_steps", d.recomputed_steps},
+                      {"sequence_steps", d.sequence_steps},
+                      {"adjoint_steps", d.adjoint_steps},
+                      {"rhs_evaluations", d.rhs_evaluations},
+                      {"vjp_evaluations", d.vjp_evaluations},
+                      {"forward_seconds", d.forward_seconds},
+                      {"backward_seconds", d.backward_seconds},
+                      {"nonfinite", nullptr}};
+  if (d.nonfinite)
+    j["nonfinite"] = {{"phase", d.nonfinite->phase},
+                      {"step", d.nonfinite->step},
+                      {"time", d.nonfinite->time},
+                      {"component", d.nonfinite->component}};
+  return j;
+}
+
+}  // namespace
+
+int run_gradient(const std::string& config_path, bool json) {
+  GradientConfig config;
+  try {
+    config = load_gradient_config(config_path);
+  } catch (const ConfigError& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitBadInput;
+  }
+  const SimulateConfig& sim = config.simulate;
+  const std::size_t n = sim.state_names.size(), np = sim.parameter_names.size();
+  if (1 + n + np > Expression::kMaxStack) {
+    std::cerr << "error: " << config_path << ": too many states and parameters for expressions\n";
+    return kExitBadInput;
+  }
+  const std::size_t columns = config.parameters.size() + (config.initial ? n : 0);
+  const std::string mode =
+      config.mode != "auto" ? config.mode : (columns <= 3 ? "tangent" : "adjoint");
+
+  CheckpointOptions checkpointing;
+  if (config.schedule == "revolve") {
+    checkpointing.schedule = CheckpointOptions::Schedule::revolve;
+    checkpointing.slots = config.slots ? config.slots
+                          : config.memory ? slots_for_budget(config.memory, (n + 1) * sizeof(double))
+                                          : 100;
+    if (checkpointing.slots == 0) {
+      std::cerr << "error: " << config_path << ": key 'checkpointing.memory': holds no state\n";
+      return kExitBadInput;
+    }
+  }
+
+  GradientResult<double> result;
+  models::visit_builtin_model(sim.model, [&](const auto& model) {
+    using M = std::remove_cvref_t<decltype(model)>;
+    const Terms terms{&config, n, np};
+    ConfigObjective objective{{terms}, {terms}, {terms}, {}, {}};
+    for (const auto& o : config.observations) objective.observation_times.push_back(o.time);
+    // Several observations at one time are one observation time with the sum.
+    objective.observation_times.erase(
+        std::unique(objective.observation_times.begin(), objective.observation_times.end()),
+        objective.observation_times.end());
+    const GradientProblem<M, ConfigObjective> problem{model, *find_tableau(sim.method),
+                                                      sim.initial_state, sim.parameters,
+                                                      objective, sim.integrate};
+    result = mode == "tangent" ? tangent_gradient(problem)
+                               : gradient<double>(problem, problem.y0, problem.p, checkpointing);
+  });
+  if (!result.ok()) {
+    std::cerr << "error: " << config_path << ": the gradient failed (" << to_string(result.status)
+              << "): " << result.message << '\n';
+    return kExitRunFailed;
+  }
+
+  nlohmann::json parameters = nlohmann::json::object(), initial = nlohmann::json::object();
+  std::cerr << "gradient (" << mode << ", " << sim.method << ", " << result.diagnostics.steps
+            << " steps): J = " << result.value << '\n';
+  for (std::size_t j : config.parameters) {
+    parameters[sim.parameter_names[j]] = result.dJ_dp[j];
+    std::cerr << "  dJ/d" << sim.parameter_names[j] << " = " << result.dJ_dp[j] << '\n';
+  }
+  if (config.initial)
+    for (std::size_t i = 0; i < n; ++i) {
+      initial[sim.state_names[i]] = result.dJ_dy0[i];
+      std::cerr << "  dJ/d" << sim.state_names[i] << "(0) = " << result.dJ_dy0[i] << '\n';
+    }
+  if (json) {
+    nlohmann::json gradient = {{"parameters", parameters}};
+    if (config.initial) gradient["initial"] = initial;
+    std::cout << nlohmann::json{{"objective", result.value},
+                                {"gradient", gradient},
+                                {"diagnostics", diagnostics_json(result.diagnostics, mode)}}
+                     .dump()
+              << '\n';
+  }
+  return kExitOk;
+}
+
+int run_plan(std::size_t steps, std::size_t slots, bool json) {
+  if (steps == 0 || slots == 0) {
+    std::cerr << "error: --steps and --slots must be at least 1\n";
+    return kExitBadInput;
+  }
+  // Counted by running the schedule, not taken from the formula.
+  struct Counter {
+    void advance(std::size_t, std::size_t) {}
+    void store(std::size_t, std::size_t) {}
+    void restore(std::size_t, std::size_t) {}
+    void adjoint_step(std::size_t) {}
+  } counter;
+  const ScheduleCounts counts = execute_schedule(revolve_schedule(steps, slots), counter);
+  const double ratio = double(counts.recomputed_steps) / double(steps);
+  std::cerr << "revolve: " << steps << " steps with " << slots << " slots: "
+            << counts.recomputed_steps << " forward steps (" << ratio
+            << " forward sweeps), peak " << counts.peak_slots << " slots, minimum "
+            << revolve_min_recomputations(steps, slots) << '\n';
+  if (json)
+    std::cout << nlohmann::json{{"steps", steps},
+                                {"slots", slots},
+                                {"recomputed_steps", counts.recomputed_steps},
+                                {"peak_slots", counts.peak_slots},
+                                {"ratio", ratio}}
+                     .dump()
+              << '\n';
+  return kExitOk;
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,11 @@
+#pragma once
+// Readers of config sections shared by several commands.
+#include "io/detail/toml_reader.hpp"
+#include "io/simulate_config.hpp"
+
+namespace backsweep::detail {
+
+// [model], [parameters], [initial], [time], [solver], [output] of a parsed config.
+SimulateConfig read_simulate_sections(const TomlSection& root);
+
+}  // namespace backsweep::detail

@@ -1,0 +1,118 @@
+#include "io/gradient_config.hpp"
+
+#include <algorithm>
+
+#include "adjoint/checkpoint_schedule.hpp"
+#include "io/detail/config_sections.hpp"
+
+namespace backsweep {
+
+namespace {
+
+using detail::TomlSection;
+
+// Parses section.key as an expression; errors point at the column inside the string.
+Expression read_expression(const TomlSection& section, std::string_view key,
+                           const std::vector<std::string>& variables) {
+  const std::string text = section.string(key, "");
+  try {
+    return Expression::parse(text, variables);
+  } catch (const ExpressionError& error) {
+    SourcePosition where = section.position(key);
+    where.column += error.column();  // past the opening quote
+    throw ConfigError(where, section.key_name(key), error.what());
+  }
+}
+
+void read_objective(const TomlSection& root, GradientConfig& config) {
+  const auto objective = root.subsection("objective");
+  if (!objective) root.fail("objective", "the [objective] section is required by gradient");
+  objective->reject_unknown_keys({"terminal", "integral", "observation"});
+  if (objective->has("terminal"))
+    config.terminal = read_expression(*objective, "terminal", config.variables);
+  if (objective->has("integral"))
+    config.integral = read_expression(*objective, "integral", config.variables);
+  if (const toml::node* node = objective->table().get("observation")) {
+    const toml::array* list = node->as_array();
+    if (!list || !list->is_array_of_tables())
+      objective->fail("observation", "must be an array of tables: [[objective.observation]]");
+    for (const toml::node& item : *list) {
+      const TomlSection entry(*item.as_table(), root.position("").file, "objective.observation");
+      entry.reject_unknown_keys({"time", "formula"});
+      const double t = entry.required_number("time");
+      const IntegrateOptions& span = config.simulate.integrate;
+      if (t < span.t0 || t > span.t1) entry.fail("time", "lies outside [time.start, time.end]");
+      if (!entry.has("formula")) entry.fail("formula", "is required");
+      config.observations.push_back({t, read_expression(entry, "formula", config.variables)});
+    }
+    std::stable_sort(config.observations.begin(), config.observations.end(),
+                     [](const auto& a, const auto& b) { return a.time < b.time; });
+  }
+  if (!config.terminal && !config.integral && config.observations.empty())
+    objective->fail("terminal", "give at least one of terminal, integral, observation");
+}
+
+void read_gradient(const TomlSection& root, GradientConfig& config) {
+  const std::vector<std::string>& names = config.simulate.parameter_names;
+  for (std::size_t j = 0; j < names.size(); ++j) config.parameters.push_back(j);
+  const auto gradient = root.subsection("gradient");
+  if (!gradient) return;
+  gradient->reject_unknown_keys({"parameters", "initial", "mode"});
+  if (const toml::node* node = gradient->table().get("parameters")) {
+    const toml::array* list = node->as_array();
+    if (!list) gradient->fail("parameters", "must be an array of parameter names");
+    config.parameters.clear();
+    for (const toml::node& item : *list) {
+      const auto name = item.value<std::string>();
+      const auto it = name ? std::find(names.begin(), names.end(), *name) : names.end();
+      if (it == names.end()) {
+        std::string known;
+        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
+        gradient->fail("parameters", "unknown parameter (this model has: " + known + ")");
+      }
+      config.parameters.push_back(std::size_t(it - names.begin()));
+    }
+  }
+  if (gradient->has("initial")) {
+    const auto value = gradient->table().get("initial")->value<bool>();
+    if (!value) gradient->fail("initial", "must be true or false");
+    config.initial = *value;
+  }
+  config.mode = gradient->string("mode", "auto");
+  if (config.mode != "auto" && config.mode != "adjoint" && config.mode != "tangent")
+    gradient->fail("mode", "must be auto, adjoint or tangent");
+}
+
+void read_checkpointing(const TomlSection& root, GradientConfig& config) {
+  const auto section = root.subsection("checkpointing");
+  if (!section) return;
+  section->reject_unknown_keys({"schedule", "slots", "memory"});
+  config.schedule = section->string("schedule", "auto");
+  if (config.schedule != "auto" && config.schedule != "store_all" && config.schedule != "revolve")
+    section->fail("schedule", "must be auto, store_all or revolve");
+  config.slots = section->count("slots", 0);
+  if (section->has("slots") && config.slots == 0) section->fail("slots", "must be at least 1");
+  if (section->has("memory")) {
+    if (section->has("slots")) section->fail("memory", "give either slots or memory, not both");
+    if (!parse_byte_size(section->string("memory", ""), config.memory) || config.memory == 0)
+      section->fail("memory", "must be a size such as \"64MiB\" or \"2GiB\"");
+  }
+}
+
+}  // namespace
+
+GradientConfig load_gradient_config(const std::string& path) {
+  const toml::table document = detail::parse_toml_file(path);
+  const TomlSection root(document, path, "");
+  GradientConfig config;
+  config.simulate = detail::read_simulate_sections(root);
+  config.variables.push_back("t");
+  for (const auto& name : config.simulate.state_names) config.variables.push_back(name);
+  for (const auto& name : config.simulate.parameter_names) config.variables.push_back(name);
+  read_objective(root, config);
+  read_gradient(root, config);
+  read_checkpointing(root, config);
+  return config;
+}
+
+}  // namespace backsweep

@@ -1,0 +1,36 @@
+#pragma once
+// What `gradient` reads: the simulate sections plus [objective], [gradient] and
+// [checkpointing] (docs/config.md). Objective terms are expressions of t, the states and
+// the parameters, parsed here so that their errors point into the file.
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "io/simulate_config.hpp"
+#include "models/expression.hpp"
+
+namespace backsweep {
+
+struct ObservationTerm {
+  double time;
+  Expression formula;
+};
+
+struct GradientConfig {
+  SimulateConfig simulate;
+  // Variables of every expression, in this order: t, states, parameters.
+  std::vector<std::string> variables;
+  std::optional<Expression> terminal, integral;
+  std::vector<ObservationTerm> observations;  // sorted by time
+  std::vector<std::size_t> parameters;        // indices reported; default all
+  bool initial = true;
+  std::string mode = "auto";                  // auto | adjoint | tangent
+  std::string schedule = "auto";              // auto | store_all | revolve
+  std::size_t slots = 0;                      // revolve slots (0: from memory, or default)
+  std::uint64_t memory = 0;                   // revolve budget in bytes (0: none)
+};
+
+GradientConfig load_gradient_config(const std::string& path);
+
+}  // namespace backsweep
