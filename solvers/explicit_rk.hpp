@@ -60,30 +60,14 @@ class ExplicitRK {
   // values are not kept (use step_keeping_stages for that).
   BACKSWEEP_INLINE void step(double t, double h, const T* y, const T* p, T* y_next,
                              T* error = nullptr) {
-    if constexpr (kLocalStages) {
-      // Stages in local arrays, which the compiler keeps in registers; only the slope
-      // an FSAL tableau reuses is stored.
-      T states[kMaxStages * kStatic], slopes[kMaxStages * kStatic];
-      if (first_slope_known_)
-        for (std::size_t k = 0; k < kStatic; ++k) slopes[k] = stage_slopes_[k];
-      step_in(t, h, y, p, y_next, error, states, slopes);
-      // Kept: k_1, which a retry after reject() starts from, and for FSAL the last
-      // slope, which accept() makes the next k_1.
-      for (std::size_t k = 0; k < kStatic; ++k) stage_slopes_[k] = slopes[k];
-      if (tableau().fsal) {
-        const std::size_t last = std::size_t(tableau().stages - 1) * kStatic;
-        for (std::size_t k = 0; k < kStatic; ++k) stage_slopes_[last + k] = slopes[last + k];
-      }
-    } else {
-      step_keeping_stages(t, h, y, p, y_next, error);
-    }
+    run_step(t, h, y, p, y_next, error, false);
   }
 
   // The same step, bitwise, keeping its stage states and slopes for stage_state(i) and
   // stage_slope(i): what an adjoint sweep asks for when it revisits a step.
   void step_keeping_stages(double t, double h, const T* y, const T* p, T* y_next,
                            T* error = nullptr) {
-    step_in(t, h, y, p, y_next, error, stage_states_.data(), stage_slopes_.data());
+    run_step(t, h, y, p, y_next, error, true);
   }
 
   // Call after an accepted step: an FSAL tableau then starts the next step from the
@@ -118,6 +102,34 @@ class ExplicitRK {
   std::size_t rhs_evaluations() const { return rhs_evaluations_; }
 
  private:
+  BACKSWEEP_INLINE void run_step(double t, double h, const T* y, const T* p, T* y_next,
+                                T* error, bool keep_stages) {
+    if constexpr (kLocalStages) {
+      // Stages in local arrays, which the compiler keeps in registers. Stored after:
+      // every stage on request, else k_1 (a retry after reject() starts from it) and,
+      // for FSAL, the last slope (accept() makes it the next k_1).
+      T states[kMaxStages * kStatic], slopes[kMaxStages * kStatic];
+      if (first_slope_known_)
+        for (std::size_t k = 0; k < kStatic; ++k) slopes[k] = stage_slopes_[k];
+      step_in(t, h, y, p, y_next, error, states, slopes);
+      const std::size_t count = std::size_t(tableau().stages) * kStatic;
+      T* const kept_states = stage_states_.data();
+      T* const kept_slopes = stage_slopes_.data();
+      if (keep_stages) {
+        for (std::size_t k = 0; k < count; ++k) {
+          kept_states[k] = states[k];
+          kept_slopes[k] = slopes[k];
+        }
+        return;
+      }
+      for (std::size_t k = 0; k < kStatic; ++k) kept_slopes[k] = slopes[k];
+      if (tableau().fsal)
+        for (std::size_t k = count - kStatic; k < count; ++k) kept_slopes[k] = slopes[k];
+    } else {
+      step_in(t, h, y, p, y_next, error, stage_states_.data(), stage_slopes_.data());
+    }
+  }
+
   // The step itself, on stage buffers laid out stage by stage (s x n).
   BACKSWEEP_INLINE void step_in(double t, double h, const T* y, const T* p, T* y_next,
                                T* error, T* states, T* slopes) {

@@ -46,11 +46,12 @@ class AdjointSweep {
     }
   }
   void store(std::size_t slot, std::size_t) {
-    std::copy(current_.begin(), current_.end(), slots_.begin() + std::ptrdiff_t(slot * n_));
+    T* kept = slots_.data() + slot * n_;
+    for (std::size_t k = 0; k < n_; ++k) kept[k] = current_[k];
   }
   void restore(std::size_t slot, std::size_t) {
-    const auto first = slots_.begin() + std::ptrdiff_t(slot * n_);
-    std::copy(first, first + std::ptrdiff_t(n_), current_.begin());
+    const T* kept = slots_.data() + slot * n_;
+    for (std::size_t k = 0; k < n_; ++k) current_[k] = kept[k];
   }
 
   void adjoint_step(std::size_t n) {
@@ -124,18 +125,23 @@ class AdjointSweep {
 
   void reverse_step(double t, double h) {
     const ButcherTableau& tableau = stepper_.tableau();
-    for (int i = stages_ - 1; i >= 0; --i) {
+    const std::size_t n = stepper_.state_size();  // a constant for static models
+    const int s = stages_;
+    for (int i = s - 1; i >= 0; --i) {
+      // kbar_i = h b_i lambda + sum_{j>i} h a_ji Ybar_j, over the nonzero a_ji.
+      const double hb = h * tableau.b[i];
+      for (std::size_t k = 0; k < n; ++k) kbar_[k] = hb * lambda_[k];
+      for (int j = i + 1; j < s; ++j) {
+        if (tableau.a[j][i] == 0.0) continue;
+        const double ha = h * tableau.a[j][i];
+        const T* ybar_j = stage_adjoint(j);
+        for (std::size_t k = 0; k < n; ++k) kbar_[k] += ha * ybar_j[k];
+      }
       T* ybar_i = stage_adjoint(i);
       bool zero = true;
-      for (std::size_t k = 0; k < n_; ++k) {
-        T sum = (h * tableau.b[i]) * lambda_[k];
-        for (int j = i + 1; j < stages_; ++j)
-          if (tableau.a[j][i] != 0.0) sum += (h * tableau.a[j][i]) * stage_adjoint(j)[k];
-        kbar_[k] = sum;
-        zero = zero && is_exact_zero(sum);
-      }
+      for (std::size_t k = 0; k < n; ++k) zero = zero && is_exact_zero(kbar_[k]);
       if (zero) {
-        std::fill(ybar_i, ybar_i + n_, T(0));
+        std::fill(ybar_i, ybar_i + n, T(0));
         continue;
       }
       derivatives_.vjp(T(t + tableau.c[i] * h), stepper_.stage_state(i), p_.data(),
@@ -149,18 +155,16 @@ class AdjointSweep {
       mu_.add(j, step_pbar_[j]);
       step_pbar_[j] = T(0);
     }
-    for (int i = 0; i < stages_; ++i)
-      for (std::size_t k = 0; k < n_; ++k) lambda_[k] += stage_adjoint(i)[k];
+    for (int i = 0; i < s; ++i) {
+      const T* ybar_i = stage_adjoint(i);
+      for (std::size_t k = 0; k < n; ++k) lambda_[k] += ybar_i[k];
+    }
   }
 
   void check_finite(const std::vector<T>& v, const char* phase, std::size_t step, double t) {
     if (nonfinite_) return;
-    using std::isfinite;
-    for (std::size_t i = 0; i < v.size(); ++i)
-      if (!isfinite(v[i])) {
-        nonfinite_ = NonFinite{phase, step, i, t};
-        return;
-      }
+    const std::size_t component = first_non_finite(v.data(), stepper_.state_size());
+    if (component < v.size()) nonfinite_ = NonFinite{phase, step, component, t};
   }
 
   T* stage_adjoint(int i) { return stage_adjoints_.data() + std::size_t(i) * n_; }
