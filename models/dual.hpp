@@ -19,7 +19,7 @@ struct Dual {
   V v{};
   V d[N]{};
 
-  BACKSWEEP_HOST_DEVICE constexpr Dual() = default;
+  constexpr Dual() = default;
   // Constants (including integer and double literals) have zero tangents.
   template <class S>
     requires std::is_arithmetic_v<S>

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the main example: Lorenz-63 simulated from
-# examples/lorenz63.toml, written to out/lorenz63/trajectory.{csv,h5}.
+# Installs what is missing, builds, and runs the main examples: Lorenz-63 simulated from
+# examples/lorenz63.toml (written to out/lorenz63/trajectory.{csv,h5}), then the gradient
+# of an objective of it by the discrete adjoint with revolve checkpointing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 build/apps/backsweep simulate examples/lorenz63.toml
+build/apps/backsweep gradient examples/lorenz63_gradient.toml
