@@ -157,6 +157,7 @@ class RevolveBuilder {
 }  // namespace
 
 std::uint64_t revolve_min_recomputations(std::size_t steps, std::size_t slots) {
+  if (slots == 0 && steps > 1) throw std::invalid_argument("revolve needs at least one slot");
   return BinomialCost().cost(steps, slots);
 }
 
@@ -194,11 +195,13 @@ bool parse_byte_size(const std::string& text, std::uint64_t& bytes) {
     ++end;
   if (end == 0) return false;
   double value = 0;
+  std::size_t used = 0;
   try {
-    value = std::stod(text.substr(0, end));
+    value = std::stod(text.substr(0, end), &used);
   } catch (...) {
     return false;
   }
+  if (used != end) return false;  // "1.5.5"
   std::string unit = text.substr(end);
   while (!unit.empty() && unit.front() == ' ') unit.erase(unit.begin());
   const std::pair<const char*, double> units[] = {
@@ -206,6 +209,7 @@ bool parse_byte_size(const std::string& text, std::uint64_t& bytes) {
       {"GB", 1e9},      {"KiB", 1024.0},   {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
   for (const auto& [name, factor] : units)
     if (unit == name) {
+      if (!(value * factor < 1.8e19)) return false;  // beyond 64 bits
       bytes = static_cast<std::uint64_t>(value * factor);
       return true;
     }

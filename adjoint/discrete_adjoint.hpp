@@ -40,7 +40,9 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
     }
     const std::size_t steps = sequence.size();
     const bool store_all = checkpointing.schedule == CheckpointOptions::Schedule::store_all;
-    const std::size_t slots = store_all ? std::max<std::size_t>(steps, 1) : checkpointing.slots;
+    // More slots than steps change nothing but the memory taken.
+    const std::size_t slots = store_all ? std::max<std::size_t>(steps, 1)
+                                        : std::min(checkpointing.slots, std::max<std::size_t>(steps, 1));
     if (slots == 0) {
       result.status = IntegrateStatus::invalid_options;
       result.message = "revolve needs at least one checkpoint slot";
@@ -50,7 +52,6 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
         store_all ? store_all_schedule(steps) : revolve_schedule(steps, slots);
     detail::AdjointSweep<System, T, M, Obj> sweep(system, problem, sequence, observation_steps,
                                                   y_start, p, slots);
-    if (steps == 0) sweep.finish_without_steps();
     const ScheduleCounts counts = execute_schedule(schedule, sweep);
 
     const std::size_t n = state_size(problem.model);
@@ -76,6 +77,7 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
     result.dJ_dp.resize(p.size());
     for (std::size_t j = 0; j < p.size(); ++j) result.dJ_dp[j] = sweep.parameter_gradient(j);
     result.value = sweep.value();
+    sweep.check_results(result.value, result.dJ_dp);
 
     d.schedule = store_all ? "store_all" : "revolve";
     d.steps = steps;

@@ -98,6 +98,14 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
   }
   result.diagnostics.method = std::string(problem.tableau.name);
   result.diagnostics.steps = sequence.size();
+  std::vector<double> all = result.dJ_dp;
+  all.insert(all.end(), result.dJ_dy0.begin(), result.dJ_dy0.end());
+  all.push_back(result.value);
+  if (const std::size_t bad = detail::first_non_finite(all.data(), all.size()); bad < all.size()) {
+    result.status = IntegrateStatus::non_finite_state;
+    result.message = "the forward tangent is not finite";
+    result.diagnostics.nonfinite = NonFinite{"forward", sequence.size(), bad, sequence.t_end};
+  }
   return result;
 }
 

@@ -19,6 +19,12 @@
 
 namespace backsweep {
 
+namespace detail {
+// max and min that keep a NaN (std::max/std::min silently drop it).
+inline double nan_max(double a, double b) { return std::isnan(b) || b > a ? b : a; }
+inline double nan_min(double a, double b) { return std::isnan(b) || b < a ? b : a; }
+}  // namespace detail
+
 struct ComponentCheck {
   std::string name;  // "p[2]" or "y0[0]"
   double adjoint = 0, tangent = 0, finite_difference = 0;
@@ -68,8 +74,8 @@ GradientCheckReport check_gradient(const GradientProblem<M, Obj>& problem,
     c.tangent = parameter ? tangent.dJ_dp[index] : tangent.dJ_dy0[index];
     c.finite_difference = (plus - minus) / (2 * h);
     report.adjoint_vs_tangent =
-        std::max(report.adjoint_vs_tangent, std::abs(c.adjoint - c.tangent) / scale);
-    report.adjoint_vs_finite_difference = std::max(
+        detail::nan_max(report.adjoint_vs_tangent, std::abs(c.adjoint - c.tangent) / scale);
+    report.adjoint_vs_finite_difference = detail::nan_max(
         report.adjoint_vs_finite_difference, std::abs(c.adjoint - c.finite_difference) / scale);
     report.components.push_back(c);
   }
@@ -115,7 +121,7 @@ TaylorTestReport taylor_test(const GradientProblem<M, Obj>& problem,
   report.min_rate = INFINITY;
   for (std::size_t k = 1; k < report.remainders.size(); ++k) {
     report.rates.push_back(std::log2(report.remainders[k - 1] / report.remainders[k]));
-    report.min_rate = std::min(report.min_rate, report.rates.back());
+    report.min_rate = detail::nan_min(report.min_rate, report.rates.back());
   }
   report.ok = report.min_rate >= 1.95;
   return report;

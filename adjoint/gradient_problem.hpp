@@ -2,6 +2,7 @@
 // A gradient problem: model, method, initial state, parameters, objective and solver
 // options; what gradient(), tangent_gradient() and the checks take. Plus the result
 // types (GradientResult with its diagnostics counters).
+#include <algorithm>
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -99,7 +100,11 @@ IntegrateResult prepare_sequence(const System& system, const GradientProblem<M, 
                                  StepSequence& sequence,
                                  std::vector<std::size_t>& observation_steps) {
   IntegrateOptions options = problem.integrate;
+  // The steps land on every observation time (several terms may share one).
   options.output_times = problem.objective.observation_times;
+  std::sort(options.output_times.begin(), options.output_times.end());
+  options.output_times.erase(std::unique(options.output_times.begin(), options.output_times.end()),
+                             options.output_times.end());
   ExplicitRK<System> stepper(system, problem.tableau);
   IntegrateResult result = find_step_sequence(stepper, y0.data(), p.data(), options, sequence);
   observation_steps.clear();

@@ -41,8 +41,13 @@ IntegrateResult find_step_sequence(Stepper& stepper, const double* y0, const dou
     double t_start = options.t0;
     for (double stop : detail::stop_times(options)) {
       const double span = stop - t_start;
-      const auto count = static_cast<std::size_t>(
-          std::max(1.0, std::ceil(span / options.step * (1.0 - 1e-12))));
+      const double wanted = std::max(1.0, std::ceil(span / options.step * (1.0 - 1e-12)));
+      if (!(wanted <= double(options.max_steps - result.step_times.size()))) {
+        result.status = IntegrateStatus::max_steps_reached;
+        result.message = "the fixed step needs more than max_steps steps";
+        break;
+      }
+      const auto count = static_cast<std::size_t>(wanted);
       const double h = span / double(count);
       for (std::size_t k = 0; k < count; ++k) {
         result.step_times.push_back(t_start + double(k) * h);
@@ -52,11 +57,6 @@ IntegrateResult find_step_sequence(Stepper& stepper, const double* y0, const dou
     }
     result.steps = result.step_times.size();
     result.t = options.t1;
-    if (result.steps > options.max_steps) {
-      result.status = IntegrateStatus::max_steps_reached;
-      result.message = "the fixed step needs " + std::to_string(result.steps) +
-                       " steps, more than max_steps";
-    }
   } else {
     result = integrate(stepper, y.data(), p, options);
   }

@@ -131,10 +131,6 @@ int run_gradient(const std::string& config_path, bool json) {
     const Terms terms{&config, n, np};
     ConfigObjective objective{{terms}, {terms}, {terms}, {}, {}};
     for (const auto& o : config.observations) objective.observation_times.push_back(o.time);
-    // Several observations at one time are one observation time with the sum.
-    objective.observation_times.erase(
-        std::unique(objective.observation_times.begin(), objective.observation_times.end()),
-        objective.observation_times.end());
     const GradientProblem<M, ConfigObjective> problem{model, *find_tableau(sim.method),
                                                       sim.initial_state, sim.parameters,
                                                       objective, sim.integrate};

@@ -52,7 +52,17 @@ class ExpressionParser {
     program_.push_back({code, index, value});
   }
 
+  // Guards the recursion against pathological nesting ("((((...", "----...").
+  struct Nesting {
+    ExpressionParser& parser;
+    explicit Nesting(ExpressionParser& p) : parser(p) {
+      if (++parser.nesting_ > 200) parser.fail(parser.position_, "the expression is nested too deeply");
+    }
+    ~Nesting() { --parser.nesting_; }
+  };
+
   void sum() {
+    const Nesting guard(*this);
     product();
     for (;;) {
       if (accept('+')) product(), emit(Code::add);
@@ -69,6 +79,7 @@ class ExpressionParser {
     }
   }
   void unary() {
+    const Nesting guard(*this);
     if (accept('-')) {
       unary();
       emit(Code::negate);
@@ -150,7 +161,7 @@ class ExpressionParser {
 
   const std::string& text_;
   const std::vector<std::string>& variables_;
-  std::size_t position_ = 0, depth_ = 0;
+  std::size_t position_ = 0, depth_ = 0, nesting_ = 0;
   std::vector<Expression::Op> program_;
 };
 

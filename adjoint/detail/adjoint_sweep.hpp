@@ -64,7 +64,11 @@ class AdjointSweep {
     const double t = sequence_.t[n], h = sequence_.h[n];
     stepper_.forget_first_slope();
     stepper_.step_keeping_stages(t, h, current_.data(), p_.data(), next_.data());
-    if (n + 1 == sequence_.size()) seed(next_);
+    if (n + 1 == sequence_.size()) {
+      check_finite(next_, "forward", n + 1, sequence_.t_end);
+      if (nonfinite_) return;
+      seed(next_);
+    }
     reverse_step(t, h);
     add_observations(n, current_);
     check_finite(lambda_, "backward", n, t);
@@ -80,10 +84,13 @@ class AdjointSweep {
   double backward_seconds() const { return seconds_since(started_); }
   const std::optional<NonFinite>& nonfinite() const { return nonfinite_; }
 
-  // The terms at t0 when there are no steps at all are added here.
-  void finish_without_steps() {
-    seed(current_);
-    add_observations(0, current_);
+  // A NaN that reached only the value or dJ/dp is reported too (as backward, step 0).
+  void check_results(const T& value, const std::vector<T>& dJ_dp) {
+    std::vector<T> all(dJ_dp);
+    all.push_back(value);
+    if (nonfinite_) return;
+    const std::size_t component = first_non_finite(all.data(), all.size());
+    if (component < all.size()) nonfinite_ = NonFinite{"backward", 0, component, sequence_.t[0]};
   }
 
  private:
@@ -163,8 +170,9 @@ class AdjointSweep {
 
   void check_finite(const std::vector<T>& v, const char* phase, std::size_t step, double t) {
     if (nonfinite_) return;
-    const std::size_t component = first_non_finite(v.data(), stepper_.state_size());
-    if (component < v.size()) nonfinite_ = NonFinite{phase, step, component, t};
+    const std::size_t n = stepper_.state_size();
+    const std::size_t component = first_non_finite(v.data(), n);
+    if (component < n) nonfinite_ = NonFinite{phase, step, component, t};
   }
 
   T* stage_adjoint(int i) { return stage_adjoints_.data() + std::size_t(i) * n_; }

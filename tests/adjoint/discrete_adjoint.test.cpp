@@ -76,10 +76,11 @@ GradientProblem<M, FullObjective> make_problem(const M& model, const ButcherTabl
           options};
 }
 
+// NaN anywhere gives NaN, which fails every comparison.
 double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
   double difference = 0, scale = 1e-300;
   for (std::size_t i = 0; i < a.size(); ++i) {
-    difference = std::max(difference, std::abs(a[i] - b[i]));
+    difference = detail::nan_max(difference, std::abs(a[i] - b[i]));
     scale = std::max(scale, std::abs(a[i]));
   }
   return difference / scale;
@@ -194,6 +195,7 @@ TEST_CASE("diagnostics count the work") {
   const auto problem = make_problem(model, tableaux::rk4, false);
   const auto result = gradient<double>(problem, problem.y0, problem.p,
                                        {CheckpointOptions::Schedule::revolve, 10});
+  REQUIRE(result.ok());
   const auto& d = result.diagnostics;
   CHECK(d.steps == 38 + 38 + 75);  // even steps landing on the observations at 0.375, 0.75
   CHECK(d.adjoint_steps == d.steps);
@@ -204,4 +206,65 @@ TEST_CASE("diagnostics count the work") {
   CHECK(d.schedule == "revolve");
   CHECK(d.forward_seconds >= 0.0);
   CHECK(d.backward_seconds > 0.0);
+}
+
+TEST_CASE("observations at the start, the end and twice at one time land on the right states") {
+  const models::VanDerPol model;
+  auto problem = make_problem(model, tableaux::rk4, false);
+  problem.objective.observation_times = {0.0, 0.75, 0.75, 1.5};
+  const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
+  REQUIRE(adjoint.ok());
+  const GradientCheckReport check = check_gradient(problem, 1e-12, 1e-6);
+  CAPTURE(check.message);
+  CHECK(check.ok);
+
+  // The value, recomputed independently with integrate() and an observer.
+  IntegrateOptions options = problem.integrate;
+  options.output_times = {0.75, 1.5};
+  std::vector<double> y = {problem.y0[0], problem.y0[1], 0.0};
+  const WithQuadrature<models::VanDerPol, Running> system{&model, &problem.objective.running};
+  ExplicitRK<WithQuadrature<models::VanDerPol, Running>> stepper(system, tableaux::rk4);
+  double value = 0;
+  const Misfit misfit;
+  REQUIRE(integrate(stepper, y.data(), problem.p.data(), options, [&](double t, const double* s) {
+            for (std::size_t k = 0; k < 4; ++k)
+              if (problem.objective.observation_times[k] == t) value += misfit(k, s, problem.p.data());
+          }).ok());
+  value += Terminal{}(y.data(), problem.p.data()) + y[2];
+  CHECK(adjoint.value == doctest::Approx(value).epsilon(1e-13));
+}
+
+namespace {
+struct LogOfState {  // log(y - 1), with y(0) = 1: infinite value and derivative at t = 0
+  template <class T>
+  T operator()(std::size_t, const T* y, const T*) const {
+    using std::log;
+    return log(y[0] - T(1));
+  }
+};
+struct Drift {  // y' = -p
+  static constexpr std::size_t n_state = 1, n_param = 1;
+  template <class T>
+  void operator()(T, const T*, const T* p, T* dydt) const {
+    dydt[0] = -p[0];
+  }
+};
+}  // namespace
+
+TEST_CASE("NaN in the backward sweep is reported, not returned as a gradient") {
+  using Obj = Objective<NoTerm, NoTerm, LogOfState>;
+  const Drift model;
+  IntegrateOptions options;
+  options.t1 = 2.0;
+  options.step = 0.25;
+  Obj objective;
+  objective.observation_times = {0.0};
+  const GradientProblem<Drift, Obj> problem{model, tableaux::rk4, {1.0}, {1.0}, objective, options};
+  const auto result = gradient<double>(problem, problem.y0, problem.p);
+  CHECK_FALSE(result.ok());
+  REQUIRE(result.diagnostics.nonfinite);
+  CHECK(result.diagnostics.nonfinite->phase == "backward");
+  CHECK(result.diagnostics.nonfinite->step == 0);  // the observation joins lambda_0
+  CHECK(result.diagnostics.nonfinite->component == 0);
+  CHECK_FALSE(tangent_gradient(problem).ok());
 }

@@ -77,6 +77,8 @@ TEST_CASE("gradient: adjoint and tangent modes agree to round-off") {
   CHECK(a["diagnostics"]["peak_slots"] == 100);
   CHECK(a["diagnostics"]["recomputed_steps"] == backsweep::revolve_min_recomputations(2000, 100));
   CHECK(a["objective"].get<double>() == doctest::Approx(t["objective"].get<double>()).epsilon(1e-14));
+  CHECK(a["gradient"]["parameters"].size() == 3);
+  CHECK(a["gradient"]["initial"].size() == 3);
   for (const char* group : {"parameters", "initial"})
     for (auto& [name, value] : a["gradient"][group].items()) {
       CAPTURE(name);
