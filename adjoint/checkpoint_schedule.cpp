@@ -60,8 +60,9 @@ class BinomialCost {
 
 class RevolveBuilder {
  public:
-  RevolveBuilder(std::size_t slots, const CheckpointSink& sink) : sink_(sink), free_(slots) {
-    for (std::size_t i = 0; i < slots; ++i) free_[i] = slots - 1 - i;
+  // Slot 0 holds the initial state from the start; the others are free.
+  RevolveBuilder(std::size_t slots, const CheckpointSink& sink) : sink_(sink), free_(slots - 1) {
+    for (std::size_t i = 0; i + 1 < slots; ++i) free_[i] = slots - 1 - i;
   }
 
   // Reverses steps [a, b) given the state at a in `slot_a`, with `s` slots in all
@@ -149,9 +150,6 @@ class RevolveBuilder {
   BinomialCost costs_;
   std::vector<std::size_t> free_, kept_;
   std::size_t current_ = 0;
-
- public:
-  void take_initial_slot() { free_.pop_back(); }
 };
 
 }  // namespace
@@ -173,7 +171,6 @@ CheckpointSchedule store_all_schedule(std::size_t steps) {
 void CheckpointSchedule::generate(const CheckpointSink& sink) const {
   if (steps == 0) return;
   RevolveBuilder builder(slots, sink);
-  builder.take_initial_slot();  // slot 0: the initial state
   sink({Kind::store, 0, 0, 0});
   builder.reverse(0, steps, 0, slots);
   sink({Kind::free, 0, 0, 0});

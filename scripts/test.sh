@@ -7,7 +7,7 @@ scripts/setup.sh
 ctest --test-dir build -j2 --output-on-failure
 
 BACKSWEEP_BUILD_DIR=build-sanitize \
-  BACKSWEEP_CMAKE_ARGS="-DBACKSWEEP_SANITIZE=ON -DBACKSWEEP_BUILD_BENCH=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo" \
+  BACKSWEEP_CMAKE_ARGS="-DBACKSWEEP_SANITIZE=ON -DBACKSWEEP_BUILD_BENCH=OFF" \
   scripts/setup.sh
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-sanitize -j2 --output-on-failure

@@ -1,11 +1,8 @@
 // Runs the real `backsweep gradient` and `backsweep plan` programs.
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -13,15 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "adjoint/checkpoint_schedule.hpp"
+#include "tests/apps/run_cli.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run {
-  int exit_code;
-  std::string out, err;
-};
 
 fs::path scratch() {
   const fs::path dir = fs::temp_directory_path() / ("backsweep_gradient_" + std::to_string(::getpid()));
@@ -29,18 +22,7 @@ fs::path scratch() {
   return dir;
 }
 
-Run run(const std::string& arguments) {
-  const fs::path err = scratch() / "stderr.txt";
-  const std::string command = std::string(BACKSWEEP_CLI) + " " + arguments + " 2>" + err.string();
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  std::ifstream in(err);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, {std::istreambuf_iterator<char>(in), {}}};
-}
+CliRun run(const std::string& arguments) { return run_cli(arguments, scratch()); }
 
 std::string example() {
   std::ifstream in(std::string(BACKSWEEP_SOURCE_DIR) + "/examples/lorenz63_gradient.toml");
@@ -63,8 +45,8 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 
 TEST_CASE("gradient: adjoint and tangent modes agree to round-off") {
   const std::string adjoint_config = example();
-  const Run adjoint = run("gradient " + write_config("a.toml", adjoint_config).string() + " --json");
-  const Run tangent = run("gradient " +
+  const CliRun adjoint = run("gradient " + write_config("a.toml", adjoint_config).string() + " --json");
+  const CliRun tangent = run("gradient " +
                           write_config("t.toml", replaced(adjoint_config, "mode       = \"adjoint\"",
                                                           "mode = \"tangent\""))
                               .string() +
@@ -107,7 +89,7 @@ TEST_CASE("gradient: bad objective input names file, line, column and key") {
   };
   for (const Case& c : cases) {
     CAPTURE(c.words);
-    const Run result = run("gradient " + write_config("bad.toml", c.text).string());
+    const CliRun result = run("gradient " + write_config("bad.toml", c.text).string());
     CHECK(result.exit_code == 2);
     CHECK(result.err.find(c.words) != std::string::npos);
     CHECK(result.err.find("bad.toml:") != std::string::npos);
@@ -117,7 +99,7 @@ TEST_CASE("gradient: bad objective input names file, line, column and key") {
 
 TEST_CASE("plan prints the measured revolve counts") {
   for (auto [steps, slots] : {std::pair{10, 3}, {2000, 100}, {100000, 10}, {5, 10}}) {
-    const Run result =
+    const CliRun result =
         run("plan --steps " + std::to_string(steps) + " --slots " + std::to_string(slots) + " --json");
     REQUIRE(result.exit_code == 0);
     const auto j = nlohmann::json::parse(result.out);

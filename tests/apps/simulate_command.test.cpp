@@ -1,10 +1,8 @@
 // Runs the real `backsweep simulate` program on config files written to disk.
 #include <doctest/doctest.h>
 #include <hdf5.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -14,15 +12,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include "tests/apps/run_cli.hpp"
+
 namespace fs = std::filesystem;
 
 namespace {
-
-struct Run {
-  int exit_code;
-  std::string out;  // stdout; stderr goes to err
-  std::string err;
-};
 
 fs::path scratch() {
   const fs::path dir =
@@ -36,18 +30,7 @@ std::string slurp(const fs::path& path) {
   return {std::istreambuf_iterator<char>(in), {}};
 }
 
-Run run(const std::string& arguments) {
-  const fs::path err = scratch() / "stderr.txt";
-  const std::string command = "cd " + scratch().string() + " && " + BACKSWEEP_CLI + " " +
-                              arguments + " 2>" + err.string();
-  FILE* pipe = ::popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::string out;
-  std::array<char, 4096> buffer;
-  while (std::size_t n = std::fread(buffer.data(), 1, buffer.size(), pipe)) out.append(buffer.data(), n);
-  const int status = ::pclose(pipe);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out, slurp(err)};
-}
+CliRun run(const std::string& arguments) { return run_cli(arguments, scratch()); }
 
 fs::path write_config(const std::string& name, const std::string& text) {
   const fs::path path = scratch() / name;
@@ -73,7 +56,7 @@ dir = "vdp"
 
 TEST_CASE("simulate writes CSV, HDF5 and JSON that agree") {
   const fs::path config = write_config("vdp.toml", kVanDerPol);
-  const Run result = run("simulate " + config.string() + " --json");
+  const CliRun result = run("simulate " + config.string() + " --json");
   CAPTURE(result.err);
   REQUIRE(result.exit_code == 0);
   const auto json = nlohmann::json::parse(result.out);
@@ -123,7 +106,7 @@ TEST_CASE("bad input exits 2, names file, line and key, and writes nothing") {
   text.replace(text.find("step = 0.01"), 11, "step = -0.01");
   text.replace(text.find("dir = \"vdp\""), 11, "dir = \"bad\"");
   const fs::path config = write_config("bad.toml", text);
-  const Run result = run("simulate " + config.string());
+  const CliRun result = run("simulate " + config.string());
   CHECK(result.exit_code == 2);
   CHECK(result.err.find("bad.toml:10:8: key 'solver.step': must be > 0") != std::string::npos);
   CHECK_FALSE(fs::exists(scratch() / "bad"));
@@ -143,7 +126,7 @@ TEST_CASE("a failed run exits 1 and leaves the earlier outputs intact") {
   SUBCASE("the solve fails") {
     std::string failing_text = text;
     failing_text.replace(failing_text.find("step = 0.01"), 11, "step = 0.01\nmax_steps = 5");
-    const Run result = run("simulate " + write_config("fail.toml", failing_text).string());
+    const CliRun result = run("simulate " + write_config("fail.toml", failing_text).string());
     CHECK(result.exit_code == 1);
     CHECK(result.err.find("max_steps") != std::string::npos);
   }
@@ -152,7 +135,7 @@ TEST_CASE("a failed run exits 1 and leaves the earlier outputs intact") {
     changed.replace(changed.find("mu = 0.5"), 8, "mu = 0.7");
     fs::remove(scratch() / "kept" / "trajectory.h5");
     fs::create_directories(scratch() / "kept" / "trajectory.h5" / "in_the_way");
-    const Run result = run("simulate " + write_config("changed.toml", changed).string());
+    const CliRun result = run("simulate " + write_config("changed.toml", changed).string());
     CHECK(result.exit_code == 1);
     fs::remove_all(scratch() / "kept" / "trajectory.h5");
   }
@@ -160,7 +143,7 @@ TEST_CASE("a failed run exits 1 and leaves the earlier outputs intact") {
 }
 
 TEST_CASE("--help documents the config keys") {
-  const Run result = run("simulate --help");
+  const CliRun result = run("simulate --help");
   CHECK(result.exit_code == 0);
   for (const char* key : {"method", "step", "rtol", "atol", "max_steps", "output_step", "dir"})
     CHECK(result.out.find(key) != std::string::npos);
