@@ -24,7 +24,8 @@ struct StepSequence {
   static constexpr std::size_t npos = std::size_t(-1);
 };
 
-// Fixed steps: computed from the options alone, with integrate's arithmetic. Adaptive
+// Fixed steps: computed from the options alone, with integrate's arithmetic (the same
+// even_step_count and t_start + k h). Adaptive
 // steps: found by one forward solve (its cost is in result.rhs_evaluations).
 template <class Stepper>
 IntegrateResult find_step_sequence(Stepper& stepper, const double* y0, const double* p,
@@ -41,13 +42,13 @@ IntegrateResult find_step_sequence(Stepper& stepper, const double* y0, const dou
     double t_start = options.t0;
     for (double stop : detail::stop_times(options)) {
       const double span = stop - t_start;
-      const double wanted = std::max(1.0, std::ceil(span / options.step * (1.0 - 1e-12)));
-      if (!(wanted <= double(options.max_steps - result.step_times.size()))) {
+      const std::size_t count =
+          detail::even_step_count(span, options.step, options.max_steps - result.step_times.size());
+      if (count == 0) {
         result.status = IntegrateStatus::max_steps_reached;
         result.message = "the fixed step needs more than max_steps steps";
         break;
       }
-      const auto count = static_cast<std::size_t>(wanted);
       const double h = span / double(count);
       for (std::size_t k = 0; k < count; ++k) {
         result.step_times.push_back(t_start + double(k) * h);

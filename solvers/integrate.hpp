@@ -32,6 +32,14 @@ inline std::vector<double> stop_times(const IntegrateOptions& options) {
 
 // The first non-finite component of y, or n when all are finite. The fast path is one
 // test of the sum (NaN or Inf anywhere makes it non-finite); only then is y scanned.
+// The number of even fixed steps, no longer than `step`, that cover `span` and end
+// exactly on its end; 0 when that needs more than `budget` steps (checked before any
+// cast, so a tiny step cannot overflow).
+inline std::size_t even_step_count(double span, double step, std::size_t budget) {
+  const double wanted = std::max(1.0, std::ceil(span / step * (1.0 - 1e-12)));
+  return wanted <= double(budget) ? static_cast<std::size_t>(wanted) : 0;
+}
+
 template <class T>
 std::size_t first_non_finite(const T* y, std::size_t n) {
   using std::isfinite;
@@ -124,11 +132,10 @@ class Integration {
     for (double stop : stops_) {
       // Even steps no longer than options.step that end exactly on `stop`.
       const double span = stop - t_start;
-      const double wanted = std::max(1.0, std::ceil(span / options_.step * (1.0 - 1e-12)));
-      if (!(wanted <= double(options_.max_steps - steps)))  // before the cast: no overflow
+      const std::size_t count = even_step_count(span, options_.step, options_.max_steps - steps);
+      if (count == 0)
         return finish(IntegrateStatus::max_steps_reached, t_start, steps,
                       "the fixed step needs more than max_steps steps");
-      const auto count = static_cast<std::size_t>(wanted);
       const double h = span / double(count);
       for (std::size_t k = 0; k < count; ++k) {
         const double t = t_start + double(k) * h;
