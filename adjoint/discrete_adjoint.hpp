@@ -7,6 +7,7 @@
 // T is double normally; with T = Dual the whole adjoint is differentiated once more
 // (forward-over-adjoint: Hessian-vector products, see hessian.hpp).
 #include <chrono>
+#include <type_traits>
 #include <vector>
 
 #include "adjoint/checkpoint_schedule.hpp"
@@ -48,10 +49,16 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
       result.message = "revolve needs at least one checkpoint slot";
       return;
     }
+    const bool float32 = checkpointing.storage == CheckpointOptions::Storage::float32;
+    if (float32 && !std::is_same_v<T, double>) {
+      result.status = IntegrateStatus::invalid_options;
+      result.message = "float32 checkpoints are for double gradients only";
+      return;
+    }
     const CheckpointSchedule schedule =
         store_all ? store_all_schedule(steps) : revolve_schedule(steps, slots);
     detail::AdjointSweep<System, T, M, Obj> sweep(system, problem, sequence, observation_steps,
-                                                  y_start, p, slots);
+                                                  y_start, p, slots, checkpointing.storage);
     const ScheduleCounts counts = execute_schedule(schedule, sweep);
 
     const std::size_t n = state_size(problem.model);
@@ -88,6 +95,9 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
     d.rhs_evaluations += sweep.rhs_evaluations();
     d.vjp_evaluations = sweep.vjp_evaluations();
     d.nonfinite = sweep.nonfinite();
+    d.storage = float32 ? "float32" : "float64";
+    d.checkpoint_bytes = counts.peak_slots * sweep.bytes_per_slot();
+    d.monitor = sweep.growth_report();
     d.backward_seconds = sweep.backward_seconds();
     d.forward_seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -

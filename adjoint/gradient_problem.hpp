@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "adjoint/growth_monitor.hpp"
 #include "adjoint/objective.hpp"
 #include "adjoint/step_sequence.hpp"
 #include "solvers/butcher_tableau.hpp"
@@ -25,12 +26,17 @@ struct GradientProblem {
   Obj objective;
   // Time span, fixed step or tolerances. The observation times become output times.
   IntegrateOptions integrate;
+  MonitorOptions monitor = {};  // thresholds of the backward sweep's growth monitor
 };
 
 struct CheckpointOptions {
   enum class Schedule { store_all, revolve };
   Schedule schedule = Schedule::store_all;
   std::size_t slots = 0;  // revolve: state slots, the initial state's included (>= 1)
+  // float32 halves the memory of the slots; the states restored from them are rounded,
+  // so the gradient changes at the level of float precision (double only).
+  enum class Storage { float64, float32 };
+  Storage storage = Storage::float64;
 };
 
 // Where a NaN or Inf first appeared.
@@ -47,8 +53,11 @@ struct GradientDiagnostics {
   std::size_t sequence_steps = 0;    // adaptive: the solve that fixed the step sequence
   std::size_t adjoint_steps = 0;
   std::size_t rhs_evaluations = 0, vjp_evaluations = 0;
+  std::string storage = "float64";   // of the checkpoint slots
+  std::size_t checkpoint_bytes = 0;  // peak memory the slots held
   double forward_seconds = 0.0, backward_seconds = 0.0;
   std::optional<NonFinite> nonfinite;
+  std::optional<GrowthReport> monitor;  // adjoint mode only
 };
 
 template <class T = double>

@@ -1,6 +1,8 @@
 #include "apps/gradient_command.hpp"
 
 #include <array>
+#include <cmath>
+#include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -11,6 +13,7 @@
 #include "apps/exit_codes.hpp"
 #include "io/config_error.hpp"
 #include "io/gradient_config.hpp"
+#include "io/gradient_output.hpp"
 #include "models/builtin/registry.hpp"
 
 namespace backsweep::apps {
@@ -26,7 +29,13 @@ const char* const kGradientHelp = R"(Config keys read by gradient, besides those
   [checkpointing] schedule   auto (= store_all) | store_all | revolve
                  slots       revolve state slots, the initial state's included (default 100)
                  memory      or a budget for them, e.g. "64MiB"
-Prints the objective and gradient (--json: one JSON object on stdout).
+                 storage     float64 (default) | float32: half the memory, rounded states
+  [monitor]      tolerance   relative accuracy the gradient must keep (default 1e-6): growth
+                             of the adjoint beyond 1/tolerance is chaotic_divergence
+                 growing_amplification  growth beyond this is `growing` (default 10)
+                 windows     windows of the robust growth-rate fit (default 32)
+Prints the objective and gradient (--json: one JSON object on stdout), warns on stderr
+when the adjoint grows, and writes <output.dir>/gradient.h5.
 Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {
@@ -70,6 +79,18 @@ struct ObservationTerm_ {
 };
 using ConfigObjective = Objective<TerminalTerm, RunningTerm, ObservationTerm_>;
 
+nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nullptr; }
+
+nlohmann::json monitor_json(const GrowthReport& r) {
+  return {{"verdict", to_string(r.verdict)},
+          {"growth_rate", r.growth_rate},
+          {"amplification", finite_or_null(r.amplification)},
+          {"fitted_amplification", finite_or_null(r.fitted_amplification)},
+          {"horizon", finite_or_null(r.horizon)},
+          {"span", r.span},
+          {"explanation", r.explanation}};
+}
+
 nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string& mode) {
   nlohmann::json j = {{"mode", mode},
                       {"method", d.method},
@@ -82,9 +103,12 @@ nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string&
                       {"adjoint_steps", d.adjoint_steps},
                       {"rhs_evaluations", d.rhs_evaluations},
                       {"vjp_evaluations", d.vjp_evaluations},
+                      {"storage", d.storage},
+                      {"checkpoint_bytes", d.checkpoint_bytes},
                       {"forward_seconds", d.forward_seconds},
                       {"backward_seconds", d.backward_seconds},
-                      {"nonfinite", nullptr}};
+                      {"nonfinite", nullptr},
+                      {"monitor", d.monitor ? monitor_json(*d.monitor) : nlohmann::json()}};
   if (d.nonfinite)
     j["nonfinite"] = {{"phase", d.nonfinite->phase},
                       {"step", d.nonfinite->step},
@@ -114,6 +138,7 @@ int run_gradient(const std::string& config_path, bool json) {
       config.mode != "auto" ? config.mode : (columns <= 3 ? "tangent" : "adjoint");
 
   CheckpointOptions checkpointing;
+  checkpointing.storage = config.storage;
   if (config.schedule == "revolve") {
     checkpointing.schedule = CheckpointOptions::Schedule::revolve;
     checkpointing.slots = config.slots ? config.slots
@@ -125,6 +150,14 @@ int run_gradient(const std::string& config_path, bool json) {
     }
   }
 
+  // Histograms per output interval, or ten equal intervals.
+  MonitorOptions monitor = config.monitor;
+  monitor.interval_times = sim.integrate.output_times;
+  if (monitor.interval_times.empty())
+    for (int k = 1; k < 10; ++k)
+      monitor.interval_times.push_back(sim.integrate.t0 +
+                                       (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
+
   GradientResult<double> result;
   models::visit_builtin_model(sim.model, [&](const auto& model) {
     using M = std::remove_cvref_t<decltype(model)>;
@@ -133,7 +166,7 @@ int run_gradient(const std::string& config_path, bool json) {
     for (const auto& o : config.observations) objective.observation_times.push_back(o.time);
     const GradientProblem<M, ConfigObjective> problem{model, *find_tableau(sim.method),
                                                       sim.initial_state, sim.parameters,
-                                                      objective, sim.integrate};
+                                                      objective, sim.integrate, monitor};
     result = mode == "tangent" ? tangent_gradient(problem)
                                : gradient<double>(problem, problem.y0, problem.p, checkpointing);
   });
@@ -143,18 +176,37 @@ int run_gradient(const std::string& config_path, bool json) {
     return kExitRunFailed;
   }
 
+  GradientOutput output{sim.model, mode, result.value, {}, {}, {}, {}, result.diagnostics,
+                        monitor.tolerance};
   nlohmann::json parameters = nlohmann::json::object(), initial = nlohmann::json::object();
   std::cerr << "gradient (" << mode << ", " << sim.method << ", " << result.diagnostics.steps
             << " steps): J = " << result.value << '\n';
   for (std::size_t j : config.parameters) {
     parameters[sim.parameter_names[j]] = result.dJ_dp[j];
+    output.parameter_names.push_back(sim.parameter_names[j]);
+    output.dJ_dp.push_back(result.dJ_dp[j]);
     std::cerr << "  dJ/d" << sim.parameter_names[j] << " = " << result.dJ_dp[j] << '\n';
   }
-  if (config.initial)
+  if (config.initial) {
+    output.state_names = sim.state_names;
+    output.dJ_dy0 = result.dJ_dy0;
     for (std::size_t i = 0; i < n; ++i) {
       initial[sim.state_names[i]] = result.dJ_dy0[i];
       std::cerr << "  dJ/d" << sim.state_names[i] << "(0) = " << result.dJ_dy0[i] << '\n';
     }
+  }
+  if (const auto& report = result.diagnostics.monitor;
+      report && report->verdict != GrowthVerdict::stable)
+    std::cerr << "warning: the adjoint monitor says " << to_string(report->verdict) << ": "
+              << report->explanation << '\n';
+  const std::string path = (std::filesystem::path(sim.output_dir) / "gradient.h5").string();
+  try {
+    std::filesystem::create_directories(sim.output_dir);
+    write_gradient_hdf5(output, path);
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitRunFailed;
+  }
   if (json) {
     nlohmann::json gradient = {{"parameters", parameters}};
     if (config.initial) gradient["initial"] = initial;

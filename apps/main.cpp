@@ -6,6 +6,7 @@
 
 #include "apps/exit_codes.hpp"
 #include "apps/gradient_command.hpp"
+#include "apps/lyapunov_command.hpp"
 #include "apps/simulate_command.hpp"
 
 int main(int argc, char** argv) {
@@ -25,6 +26,11 @@ int main(int argc, char** argv) {
   gradient->add_flag("--json", json, "print one JSON object with the results on stdout");
   gradient->footer(kGradientHelp);
 
+  CLI::App* lyapunov = app.add_subcommand("lyapunov", "leading Lyapunov exponents from a config file");
+  lyapunov->add_option("config", config, "TOML config file")->required();
+  lyapunov->add_flag("--json", json, "print one JSON object with the results on stdout");
+  lyapunov->footer(kLyapunovHelp);
+
   std::size_t steps = 0, slots = 0;
   CLI::App* plan = app.add_subcommand("plan", "counts of the optimal revolve checkpoint schedule");
   plan->add_option("--steps", steps, "number of time steps N")->required();
@@ -39,6 +45,7 @@ int main(int argc, char** argv) {
   }
   if (*simulate) return run_simulate(config, json);
   if (*gradient) return run_gradient(config, json);
+  if (*lyapunov) return run_lyapunov(config, json);
   if (*plan) return run_plan(steps, slots, json);
   return kExitBadInput;
 }

@@ -86,7 +86,7 @@ void read_gradient(const TomlSection& root, GradientConfig& config) {
 void read_checkpointing(const TomlSection& root, GradientConfig& config) {
   const auto section = root.subsection("checkpointing");
   if (!section) return;
-  section->reject_unknown_keys({"schedule", "slots", "memory"});
+  section->reject_unknown_keys({"schedule", "slots", "memory", "storage"});
   config.schedule = section->string("schedule", "auto");
   if (config.schedule != "auto" && config.schedule != "store_all" && config.schedule != "revolve")
     section->fail("schedule", "must be auto, store_all or revolve");
@@ -97,6 +97,26 @@ void read_checkpointing(const TomlSection& root, GradientConfig& config) {
     if (!parse_byte_size(section->string("memory", ""), config.memory) || config.memory == 0)
       section->fail("memory", "must be a size such as \"64MiB\" or \"2GiB\"");
   }
+  const std::string storage = section->string("storage", "float64");
+  if (storage == "float32") config.storage = CheckpointOptions::Storage::float32;
+  else if (storage != "float64") section->fail("storage", "must be float64 or float32");
+}
+
+void read_monitor(const TomlSection& root, GradientConfig& config) {
+  const auto section = root.subsection("monitor");
+  if (!section) return;
+  section->reject_unknown_keys({"tolerance", "growing_amplification", "windows"});
+  MonitorOptions& monitor = config.monitor;
+  monitor.tolerance = section->number("tolerance", monitor.tolerance);
+  if (!(monitor.tolerance > 0.0 && monitor.tolerance < 1.0))
+    section->fail("tolerance", "must lie between 0 and 1");
+  monitor.growing_amplification =
+      section->number("growing_amplification", monitor.growing_amplification);
+  if (!(monitor.growing_amplification > 1.0 &&
+        monitor.growing_amplification < 1.0 / monitor.tolerance))
+    section->fail("growing_amplification", "must lie between 1 and 1/tolerance");
+  monitor.windows = section->count("windows", monitor.windows);
+  if (monitor.windows < 2) section->fail("windows", "must be at least 2");
 }
 
 }  // namespace
@@ -112,6 +132,7 @@ GradientConfig load_gradient_config(const std::string& path) {
   read_objective(root, config);
   read_gradient(root, config);
   read_checkpointing(root, config);
+  read_monitor(root, config);
   return config;
 }
 

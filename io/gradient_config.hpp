@@ -1,12 +1,13 @@
 #pragma once
 // What `gradient` reads: the simulate sections plus [objective], [gradient] and
-// [checkpointing] (docs/config.md). Objective terms are expressions of t, the states and
+// [checkpointing], [monitor] (docs/config.md). Objective terms are expressions of t, the states and
 // the parameters, parsed here so that their errors point into the file.
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "adjoint/gradient_problem.hpp"
 #include "io/simulate_config.hpp"
 #include "models/expression.hpp"
 
@@ -29,6 +30,8 @@ struct GradientConfig {
   std::string schedule = "auto";              // auto | store_all | revolve
   std::size_t slots = 0;                      // revolve slots (0: from memory, or default)
   std::uint64_t memory = 0;                   // revolve budget in bytes (0: none)
+  CheckpointOptions::Storage storage = CheckpointOptions::Storage::float64;
+  MonitorOptions monitor;                     // [monitor] thresholds
 };
 
 GradientConfig load_gradient_config(const std::string& path);

@@ -23,7 +23,7 @@ std::string joined(auto&& names) {
 const std::initializer_list<std::string_view> kSections = {
     "model",        "parameters", "initial", "time",  "solver",      "objective",
     "gradient",     "checkpointing", "output", "estimate", "observables", "data",
-    "experiments",  "noise",      "optimizer", "lyapunov"};
+    "experiments",  "noise",      "optimizer", "lyapunov", "monitor"};
 
 void read_model(const TomlSection& root, SimulateConfig& config) {
   const auto model = root.subsection("model");

@@ -7,7 +7,9 @@
 // which needs no division by b_i (Heun's RK3 has b_2 = 0). Observation terms join lambda
 // and mu at their steps; the terminal and quadrature terms seed lambda_N.
 #include <chrono>
+#include <cmath>
 #include <cstddef>
+#include <type_traits>
 #include <optional>
 #include <vector>
 
@@ -22,16 +24,22 @@ class AdjointSweep {
  public:
   AdjointSweep(const System& system, const GradientProblem<M, Obj>& problem,
                const StepSequence& sequence, const std::vector<std::size_t>& observation_steps,
-               const std::vector<T>& y0, const std::vector<T>& p, std::size_t slots)
+               const std::vector<T>& y0, const std::vector<T>& p, std::size_t slots,
+               CheckpointOptions::Storage storage)
       : problem_(problem), sequence_(sequence), p_(p),
         stepper_(system, problem.tableau), derivatives_(system),
         n_(backsweep::state_size(system)), n_user_(backsweep::state_size(problem.model)),
         np_(p.size()), stages_(problem.tableau.stages),
-        current_(y0), next_(n_), slots_(slots * n_), lambda_(n_, T(0)),
+        current_(y0), next_(n_), lambda_(n_, T(0)),
         stage_adjoints_(std::size_t(stages_) * n_), kbar_(n_), pbar_(np_), step_pbar_(np_, T(0)),
         mu_(np_),
         grad_y_(n_user_), grad_p_(np_), scalar_(n_user_, np_),
-        observations_at_(sequence.size() + 1) {
+        observations_at_(sequence.size() + 1),
+        monitor_(problem.monitor, sequence.t.empty() ? sequence.t_end : sequence.t[0],
+                 sequence.t_end),
+        float32_(storage == CheckpointOptions::Storage::float32) {
+    if (float32_) slots32_.resize(slots * n_);
+    else slots_.resize(slots * n_);
     for (std::size_t k = 0; k < observation_steps.size(); ++k)
       observations_at_[observation_steps[k]].push_back(k);
     started_ = std::chrono::steady_clock::now();
@@ -46,10 +54,22 @@ class AdjointSweep {
     }
   }
   void store(std::size_t slot, std::size_t) {
+    if constexpr (std::is_same_v<T, double>)
+      if (float32_) {
+        float* kept = slots32_.data() + slot * n_;
+        for (std::size_t k = 0; k < n_; ++k) kept[k] = float(current_[k]);
+        return;
+      }
     T* kept = slots_.data() + slot * n_;
     for (std::size_t k = 0; k < n_; ++k) kept[k] = current_[k];
   }
   void restore(std::size_t slot, std::size_t) {
+    if constexpr (std::is_same_v<T, double>)
+      if (float32_) {
+        const float* kept = slots32_.data() + slot * n_;
+        for (std::size_t k = 0; k < n_; ++k) current_[k] = double(kept[k]);
+        return;
+      }
     const T* kept = slots_.data() + slot * n_;
     for (std::size_t k = 0; k < n_; ++k) current_[k] = kept[k];
   }
@@ -72,6 +92,12 @@ class AdjointSweep {
     reverse_step(t, h);
     add_observations(n, current_);
     check_finite(lambda_, "backward", n, t);
+    double gradient_norm = 0.0;
+    for (std::size_t j = 0; j < np_; ++j) {
+      const double g = value_of(mu_.total(j));
+      gradient_norm += g * g;
+    }
+    monitor_.record(t, lambda_.data(), n_user_, std::sqrt(gradient_norm));
   }
 
   T value() const { return value_; }
@@ -83,6 +109,8 @@ class AdjointSweep {
   double forward_seconds() const { return forward_seconds_; }
   double backward_seconds() const { return seconds_since(started_); }
   const std::optional<NonFinite>& nonfinite() const { return nonfinite_; }
+  GrowthReport growth_report() const { return monitor_.report(); }
+  std::size_t bytes_per_slot() const { return n_ * (float32_ ? sizeof(float) : sizeof(T)); }
 
   // A NaN that reached only the value or dJ/dp is reported too (as backward, step 0).
   void check_results(const T& value, const std::vector<T>& dJ_dp) {
@@ -185,10 +213,13 @@ class AdjointSweep {
   std::size_t n_, n_user_, np_;
   int stages_;
   std::vector<T> current_, next_, slots_, lambda_, stage_adjoints_, kbar_, pbar_, step_pbar_;
+  std::vector<float> slots32_;
   CompensatedSum<T> mu_;
   std::vector<T> grad_y_, grad_p_;
   ScalarGradient<T> scalar_;
   std::vector<std::vector<std::size_t>> observations_at_;
+  GrowthMonitor monitor_;
+  bool float32_;
   T value_{0};
   std::size_t vjp_evaluations_ = 0;
   std::optional<NonFinite> nonfinite_;

@@ -25,15 +25,32 @@ void check(herr_t status, const std::string& what) {
 }
 }  // namespace
 
-void write_double_dataset(hid_t location, const std::string& name,
-                          const std::vector<hsize_t>& shape, const double* data) {
+namespace {
+void write_dataset(hid_t location, const std::string& name, const std::vector<hsize_t>& shape,
+                   hid_t type, const void* data) {
   Hdf5Handle space(H5Screate_simple(int(shape.size()), shape.data(), nullptr), H5Sclose,
                    "create dataspace for " + name);
-  Hdf5Handle set(H5Dcreate2(location, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT,
-                            H5P_DEFAULT, H5P_DEFAULT),
+  Hdf5Handle set(H5Dcreate2(location, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT,
+                            H5P_DEFAULT),
                  H5Dclose, "create dataset " + name);
-  check(H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data),
-        "write dataset " + name);
+  check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write dataset " + name);
+}
+}  // namespace
+
+void write_double_dataset(hid_t location, const std::string& name,
+                          const std::vector<hsize_t>& shape, const double* data) {
+  write_dataset(location, name, shape, H5T_NATIVE_DOUBLE, data);
+}
+
+void write_count_dataset(hid_t location, const std::string& name,
+                         const std::vector<hsize_t>& shape, const std::size_t* data) {
+  static_assert(sizeof(std::size_t) == sizeof(unsigned long long));
+  write_dataset(location, name, shape, H5T_NATIVE_ULLONG, data);
+}
+
+Hdf5Handle create_group(hid_t location, const std::string& name) {
+  return Hdf5Handle(H5Gcreate2(location, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                    H5Gclose, "create group " + name);
 }
 
 void write_string_array_attribute(hid_t location, const std::string& name,

@@ -27,6 +27,9 @@ class Hdf5Handle {
 
 void write_double_dataset(hid_t location, const std::string& name,
                           const std::vector<hsize_t>& shape, const double* data);
+void write_count_dataset(hid_t location, const std::string& name,
+                         const std::vector<hsize_t>& shape, const std::size_t* data);
+Hdf5Handle create_group(hid_t location, const std::string& name);
 void write_string_attribute(hid_t location, const std::string& name, const std::string& value);
 void write_string_array_attribute(hid_t location, const std::string& name,
                                   const std::vector<std::string>& values);

@@ -1,0 +1,160 @@
+#include "adjoint/growth_monitor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+
+namespace backsweep {
+
+namespace {
+
+double median(std::vector<double> v) {
+  const std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(mid), v.end());
+  if (v.size() % 2) return v[mid];
+  return 0.5 * (v[mid] + *std::max_element(v.begin(), v.begin() + std::ptrdiff_t(mid)));
+}
+
+std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0) {
+  std::array<char, 1024> text;
+  std::snprintf(text.data(), text.size(), pattern, a, b, c);
+  return text.data();
+}
+
+std::string explain(const GrowthReport& r, double tolerance) {
+  switch (r.verdict) {
+    case GrowthVerdict::stable:
+      return format("The adjoint grew by a fitted factor of %.3g over %.4g time units: the "
+                    "gradient is not dominated by amplification.",
+                    r.fitted_amplification, r.span);
+    case GrowthVerdict::growing:
+      return format("The adjoint grows at %.4g per unit time (a factor of %.3g over %.4g time "
+                    "units).",
+                    r.growth_rate, r.fitted_amplification, r.span) +
+             format(" The gradient keeps a relative accuracy of %.1e up to a horizon of about "
+                    "%.4g time units; longer windows lose it.",
+                    tolerance, r.horizon);
+    case GrowthVerdict::chaotic_divergence:
+      return format("The adjoint grows like exp(%.4g s) backward in time (the leading Lyapunov "
+                    "exponent of a chaotic system), by a factor of %.3g over %.4g time units. ",
+                    r.growth_rate, r.fitted_amplification, r.span) +
+             format("Beyond the horizon T* = ln(1/tol)/rate = %.4g (tol = %.1e) the gradient is "
+                    "dominated by this amplification and does not describe how long-time "
+                    "behaviour depends on the parameters. Remedies: a window shorter than T*; "
+                    "multiple shooting (windows shorter than T* joined by continuity "
+                    "constraints); shadowing methods (least-squares shadowing, NILSS) for "
+                    "sensitivities of long-time averages.",
+                    r.horizon, tolerance);
+  }
+  return {};
+}
+
+}  // namespace
+
+const char* to_string(GrowthVerdict verdict) {
+  switch (verdict) {
+    case GrowthVerdict::stable: return "stable";
+    case GrowthVerdict::growing: return "growing";
+    case GrowthVerdict::chaotic_divergence: return "chaotic_divergence";
+  }
+  return "?";
+}
+
+std::size_t MagnitudeHistograms::bin(double x) {
+  static const auto powers = [] {
+    std::array<double, kDecades + 1> p{};
+    // Parsed, so each power is the double nearest to it.
+    for (int d = 0; d <= kDecades; ++d)
+      p[std::size_t(d)] = std::strtod(("1e" + std::to_string(kLowestDecade + d)).c_str(), nullptr);
+    return p;
+  }();
+  x = std::abs(x);
+  if (!(x < powers.back())) return kBins - 1;  // large, Inf or NaN
+  if (x < powers.front()) return 0;
+  // ilogb is a bit extraction; the decade it suggests is exact or one too low.
+  int d = int(std::floor(std::ilogb(x) * 0.30102999566398120)) - kLowestDecade;
+  d = std::clamp(d, 0, kDecades - 1);
+  if (d + 1 < kDecades && x >= powers[std::size_t(d + 1)]) ++d;
+  return std::size_t(d) + 1;
+}
+
+GrowthMonitor::GrowthMonitor(const MonitorOptions& options, double t_start, double t_end)
+    : options_(options), t_end_(t_end) {
+  std::vector<double>& times = report_.histograms.interval_times;
+  times.push_back(t_start);
+  for (double t : options.interval_times)
+    if (t > times.back() && t < t_end) times.push_back(t);
+  times.push_back(t_end);
+  interval_ = times.size() - 2;
+  report_.histograms.counts.assign((times.size() - 1) * MagnitudeHistograms::kBins, 0);
+}
+
+void GrowthMonitor::keep(double t, double log_norm, double gradient_norm) {
+  report_.times.push_back(t);
+  report_.log_adjoint_norm.push_back(log_norm);
+  report_.gradient_norm.push_back(gradient_norm);
+  if (report_.times.size() < std::max<std::size_t>(options_.history_limit, 2)) return;
+  // Keep every other point from now on, and thin what is kept alike.
+  auto thin = [](std::vector<double>& v) {
+    for (std::size_t i = 0; 2 * i < v.size(); ++i) v[i] = v[2 * i];
+    v.resize((v.size() + 1) / 2);
+  };
+  thin(report_.times);
+  thin(report_.log_adjoint_norm);
+  thin(report_.gradient_norm);
+  stride_ *= 2;
+}
+
+GrowthReport GrowthMonitor::report() const {
+  GrowthReport r = report_;
+  if (std::isfinite(first_log_norm_)) r.amplification = std::exp(last_log_norm_ - first_log_norm_);
+  // Backward time and log-norm of the points where the adjoint is nonzero.
+  std::vector<double> s, y;
+  for (std::size_t k = 0; k < r.times.size(); ++k)
+    if (std::isfinite(r.log_adjoint_norm[k])) {
+      s.push_back(t_end_ - r.times[k]);
+      y.push_back(r.log_adjoint_norm[k]);
+    }
+  if (s.size() >= 2) {
+    r.span = s.back() - s.front();
+    // Window medians, in windows of equal backward time.
+    const std::size_t windows = std::max<std::size_t>(options_.windows, 2);
+    std::vector<double> window_s, window_y, in_s, in_y;
+    std::size_t k = 0;
+    for (std::size_t w = 0; w < windows; ++w) {
+      const double upper = s.front() + r.span * double(w + 1) / double(windows);
+      in_s.clear();
+      in_y.clear();
+      while (k < s.size() && (s[k] <= upper || w + 1 == windows)) {
+        in_s.push_back(s[k]);
+        in_y.push_back(y[k]);
+        ++k;
+      }
+      if (in_s.empty()) continue;
+      window_s.push_back(median(in_s));
+      window_y.push_back(median(in_y));
+    }
+    r.growth_rate = theil_sen_slope(window_s, window_y);
+  }
+  r.fitted_amplification = std::exp(r.growth_rate * r.span);
+  const double allowed = std::log(1.0 / options_.tolerance);
+  if (r.growth_rate > 0.0) r.horizon = allowed / r.growth_rate;
+  const double growth = r.growth_rate * r.span;
+  r.verdict = r.growth_rate > 0.0 && growth > allowed ? GrowthVerdict::chaotic_divergence
+              : r.growth_rate > 0.0 && growth > std::log(options_.growing_amplification)
+                  ? GrowthVerdict::growing
+                  : GrowthVerdict::stable;
+  r.explanation = explain(r, options_.tolerance);
+  return r;
+}
+
+double theil_sen_slope(const std::vector<double>& x, const std::vector<double>& y) {
+  std::vector<double> slopes;
+  for (std::size_t i = 0; i < x.size(); ++i)
+    for (std::size_t j = i + 1; j < x.size(); ++j)
+      if (x[j] != x[i]) slopes.push_back((y[j] - y[i]) / (x[j] - x[i]));
+  return slopes.empty() ? 0.0 : median(std::move(slopes));
+}
+
+}  // namespace backsweep

@@ -1,0 +1,70 @@
+#include "apps/lyapunov_command.hpp"
+
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/exit_codes.hpp"
+#include "io/config_error.hpp"
+#include "io/lyapunov_config.hpp"
+#include "io/lyapunov_output.hpp"
+#include "models/builtin/registry.hpp"
+
+namespace backsweep::apps {
+
+const char* const kLyapunovHelp = R"(Config keys read by lyapunov, besides [model], [parameters], [initial] (see docs/config.md):
+  [time]         start       start time (end and output times are not used)
+  [solver]       method, step  a fixed step size is required
+  [lyapunov]     duration    averaging time (required)
+                 transient   time skipped first (default duration / 10)
+                 exponents   how many leading exponents (default: all)
+                 reorthonormalize_every  steps between QR re-orthonormalisations (default 10)
+                 blocks      blocks of the averaging time for standard errors (default 20)
+Prints the spectrum with standard errors and the Kaplan-Yorke dimension (--json: one JSON
+object on stdout) and writes <output.dir>/lyapunov.h5 and lyapunov_history.csv.
+Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
+
+int run_lyapunov(const std::string& config_path, bool json) {
+  LyapunovConfig config;
+  try {
+    config = load_lyapunov_config(config_path);
+  } catch (const ConfigError& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitBadInput;
+  }
+  const SimulateConfig& sim = config.simulate;
+  LyapunovResult result;
+  models::visit_builtin_model(sim.model, [&](const auto& model) {
+    result = lyapunov_spectrum(model, *find_tableau(sim.method), sim.initial_state,
+                               sim.parameters, config.options);
+  });
+  if (!result.ok()) {
+    std::cerr << "error: " << config_path << ": the run failed (" << to_string(result.status)
+              << "): " << result.message << '\n';
+    return kExitRunFailed;
+  }
+  try {
+    std::filesystem::create_directories(sim.output_dir);
+    write_lyapunov_files({sim.model, sim.method, config.options, result}, sim.output_dir);
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitRunFailed;
+  }
+  std::cerr << "Lyapunov exponents of " << sim.model << " (" << result.steps << " steps of "
+            << config.options.step << ", averaged over " << config.options.duration << "):\n";
+  for (std::size_t j = 0; j < result.exponents.size(); ++j)
+    std::cerr << "  lambda_" << j + 1 << " = " << result.exponents[j] << " +- "
+              << result.standard_errors[j] << '\n';
+  std::cerr << "  Kaplan-Yorke dimension " << result.kaplan_yorke_dimension << '\n';
+  if (json)
+    std::cout << nlohmann::json{{"exponents", result.exponents},
+                                {"standard_errors", result.standard_errors},
+                                {"kaplan_yorke_dimension", result.kaplan_yorke_dimension},
+                                {"steps", result.steps}}
+                     .dump()
+              << '\n';
+  return kExitOk;
+}
+
+}  // namespace backsweep::apps

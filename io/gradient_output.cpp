@@ -1,0 +1,99 @@
+#include "io/gradient_output.hpp"
+
+#include "io/atomic_file.hpp"
+#include "io/detail/hdf5_handle.hpp"
+
+namespace backsweep {
+
+namespace {
+
+using detail::Hdf5Handle;
+
+void write_named_values(hid_t group, const std::string& name,
+                        const std::vector<std::string>& names, const std::vector<double>& values) {
+  detail::write_double_dataset(group, name, {values.size()}, values.data());
+  Hdf5Handle set(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + name);
+  detail::write_string_array_attribute(set, "names", names);
+}
+
+void write_diagnostics(hid_t file, const GradientDiagnostics& d) {
+  Hdf5Handle group = detail::create_group(file, "diagnostics");
+  detail::write_string_attribute(group, "method", d.method);
+  detail::write_string_attribute(group, "schedule", d.schedule);
+  detail::write_string_attribute(group, "storage", d.storage);
+  const std::pair<const char*, double> counts[] = {
+      {"steps", double(d.steps)},
+      {"slots", double(d.slots)},
+      {"peak_slots", double(d.peak_slots)},
+      {"recomputed_steps", double(d.recomputed_steps)},
+      {"sequence_steps", double(d.sequence_steps)},
+      {"adjoint_steps", double(d.adjoint_steps)},
+      {"rhs_evaluations", double(d.rhs_evaluations)},
+      {"vjp_evaluations", double(d.vjp_evaluations)},
+      {"checkpoint_bytes", double(d.checkpoint_bytes)},
+      {"forward_seconds", d.forward_seconds},
+      {"backward_seconds", d.backward_seconds}};
+  for (const auto& [name, value] : counts) detail::write_double_attribute(group, name, value);
+  group.close();
+}
+
+void write_monitor(hid_t file, const GrowthReport& r, double tolerance) {
+  Hdf5Handle group = detail::create_group(file, "monitor");
+  detail::write_string_attribute(group, "verdict", to_string(r.verdict));
+  detail::write_string_attribute(group, "explanation", r.explanation);
+  detail::write_double_attribute(group, "growth_rate", r.growth_rate);
+  detail::write_double_attribute(group, "amplification", r.amplification);
+  detail::write_double_attribute(group, "fitted_amplification", r.fitted_amplification);
+  detail::write_double_attribute(group, "horizon", r.horizon);
+  detail::write_double_attribute(group, "span", r.span);
+  detail::write_double_attribute(group, "tolerance", tolerance);
+  detail::write_double_dataset(group, "time", {r.times.size()}, r.times.data());
+  detail::write_double_dataset(group, "log_adjoint_norm", {r.log_adjoint_norm.size()},
+                               r.log_adjoint_norm.data());
+  detail::write_double_dataset(group, "gradient_norm", {r.gradient_norm.size()},
+                               r.gradient_norm.data());
+
+  const MagnitudeHistograms& h = r.histograms;
+  Hdf5Handle histograms = detail::create_group(group, "histograms");
+  detail::write_string_attribute(
+      histograms, "bins",
+      "bin 0: |lambda_i| < 10^first decade exponent; bin d: between 10^(exponent d-1) and "
+      "10^(exponent d); last bin: larger, Inf or NaN");
+  std::vector<double> exponents;
+  for (int d = 0; d <= MagnitudeHistograms::kDecades; ++d)
+    exponents.push_back(MagnitudeHistograms::kLowestDecade + d);
+  detail::write_double_dataset(histograms, "decade_exponents", {exponents.size()},
+                               exponents.data());
+  detail::write_double_dataset(histograms, "interval_times", {h.interval_times.size()},
+                               h.interval_times.data());
+  detail::write_count_dataset(histograms, "counts",
+                              {h.interval_times.size() - 1, MagnitudeHistograms::kBins},
+                              h.counts.data());
+  histograms.close();
+  group.close();
+}
+
+}  // namespace
+
+void write_gradient_hdf5(const GradientOutput& output, const std::string& path) {
+  AtomicFile file(path);
+  {
+    Hdf5Handle h5(H5Fcreate(file.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
+                  H5Fclose, "create " + path);
+    detail::write_double_attribute(h5, "objective", output.objective);
+    detail::write_string_attribute(h5, "model", output.model);
+    detail::write_string_attribute(h5, "mode", output.mode);
+    Hdf5Handle gradient = detail::create_group(h5, "gradient");
+    write_named_values(gradient, "parameters", output.parameter_names, output.dJ_dp);
+    if (!output.state_names.empty())
+      write_named_values(gradient, "initial", output.state_names, output.dJ_dy0);
+    gradient.close();
+    write_diagnostics(h5, output.diagnostics);
+    if (output.diagnostics.monitor)
+      write_monitor(h5, *output.diagnostics.monitor, output.monitor_tolerance);
+    h5.close();
+  }
+  file.commit();
+}
+
+}  // namespace backsweep

@@ -1,0 +1,56 @@
+#include "io/lyapunov_config.hpp"
+
+#include <cmath>
+
+#include "io/detail/config_sections.hpp"
+
+namespace backsweep {
+
+LyapunovConfig load_lyapunov_config(const std::string& path) {
+  toml::table document = detail::parse_toml_file(path);
+  const detail::TomlSection root(document, path, "");
+  const auto section = root.subsection("lyapunov");
+  if (!section) root.fail("lyapunov", "the [lyapunov] section is required by lyapunov");
+  section->reject_unknown_keys(
+      {"exponents", "transient", "duration", "reorthonormalize_every", "blocks"});
+  LyapunovOptions options;
+  options.duration = section->required_number("duration");
+  if (!(options.duration > 0.0)) section->fail("duration", "must be > 0");
+  options.transient = section->number("transient", 0.1 * options.duration);
+  if (!(options.transient >= 0.0)) section->fail("transient", "must be >= 0");
+  options.reorthonormalize_every =
+      section->count("reorthonormalize_every", options.reorthonormalize_every);
+  if (options.reorthonormalize_every == 0)
+    section->fail("reorthonormalize_every", "must be at least 1");
+  options.blocks = section->count("blocks", options.blocks);
+  if (options.blocks < 2) section->fail("blocks", "must be at least 2");
+
+  // The shared reader wants time.end, which lyapunov does not use: supply it when absent.
+  if (!document.contains("time")) document.insert("time", toml::table{});
+  if (toml::table* time = document["time"].as_table(); time && !time->contains("end")) {
+    const double start = time->contains("start") ? (*time)["start"].value_or(0.0) : 0.0;
+    time->insert("end", start + options.transient + options.duration);
+  }
+  LyapunovConfig config{detail::read_simulate_sections(root), options};
+  const SimulateConfig& sim = config.simulate;
+  const std::size_t n = sim.state_names.size();
+  config.options.exponents = section->count("exponents", n);
+  if (config.options.exponents == 0 || config.options.exponents > n)
+    section->fail("exponents", "must be between 1 and the number of states (" +
+                                   std::to_string(n) + ")");
+  config.options.t0 = sim.integrate.t0;
+  config.options.step = sim.integrate.step;
+  if (!(config.options.step > 0.0)) {
+    if (const auto solver = root.subsection("solver"))
+      solver->fail("step", "lyapunov needs a fixed step size");
+    root.fail("solver", "lyapunov needs [solver] with a fixed step size");
+  }
+  const double steps = (options.transient + options.duration) / config.options.step;
+  if (!(steps <= 1e10)) section->fail("duration", "needs more than 10^10 steps");
+  if (options.duration / config.options.step / double(options.reorthonormalize_every) <
+      double(options.blocks))
+    section->fail("blocks", "needs at least one re-orthonormalisation per block");
+  return config;
+}
+
+}  // namespace backsweep
