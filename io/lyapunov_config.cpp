@@ -9,6 +9,7 @@ namespace backsweep {
 LyapunovConfig load_lyapunov_config(const std::string& path) {
   toml::table document = detail::parse_toml_file(path);
   const detail::TomlSection root(document, path, "");
+  detail::reject_unknown_sections(root);
   const auto section = root.subsection("lyapunov");
   if (!section) root.fail("lyapunov", "the [lyapunov] section is required by lyapunov");
   section->reject_unknown_keys(

@@ -130,8 +130,10 @@ SimulateConfig load_simulate_config(const std::string& path) {
   return detail::read_simulate_sections(TomlSection(document, path, ""));
 }
 
+void detail::reject_unknown_sections(const TomlSection& root) { root.reject_unknown_keys(kSections); }
+
 SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
-  root.reject_unknown_keys(kSections);
+  reject_unknown_sections(root);
   SimulateConfig config;
   config.file = root.position("").file;
   read_model(root, config);

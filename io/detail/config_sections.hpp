@@ -5,6 +5,9 @@
 
 namespace backsweep::detail {
 
+// Top-level names that no command reads are errors (a typo must not be ignored).
+void reject_unknown_sections(const TomlSection& root);
+
 // [model], [parameters], [initial], [time], [solver], [output] of a parsed config.
 SimulateConfig read_simulate_sections(const TomlSection& root);
 

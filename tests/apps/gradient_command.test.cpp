@@ -7,6 +7,7 @@
 #include <fstream>
 #include <string>
 
+#include <hdf5.h>
 #include <nlohmann/json.hpp>
 
 #include "adjoint/checkpoint_schedule.hpp"
@@ -110,4 +111,107 @@ TEST_CASE("plan prints the measured revolve counts") {
   }
   CHECK(run("plan --steps 10").exit_code == 2);
   CHECK(run("plan --steps 0 --slots 3").exit_code == 2);
+}
+
+namespace {
+
+std::string lorenz_over(double end) {
+  return R"([model]
+name = "lorenz63"
+[initial]  # on the attractor: 20 time units from (1, 1, 1)
+x = 13.79322908971583
+y = 12.951847113500456
+z = 34.90163699073296
+[time]
+end = )" + std::to_string(end) + R"(
+output_step = 1.0
+[solver]
+method = "rk4"
+step = 1e-3
+[objective]
+terminal = "z"
+[gradient]
+mode = "adjoint"
+)";
+}
+
+double read_attribute(hid_t location, const char* name) {
+  double value = NAN;
+  const hid_t attribute = H5Aopen(location, name, H5P_DEFAULT);
+  REQUIRE(attribute >= 0);
+  H5Aread(attribute, H5T_NATIVE_DOUBLE, &value);
+  H5Aclose(attribute);
+  return value;
+}
+
+}  // namespace
+
+TEST_CASE("gradient: the growth monitor flags Lorenz-63 over 20 time units, not over 1") {
+  const CliRun long_run = run("gradient " + write_config("long.toml", lorenz_over(20.0)).string() + " --json");
+  CAPTURE(long_run.err);
+  REQUIRE(long_run.exit_code == 0);
+  const auto monitor = nlohmann::json::parse(long_run.out)["diagnostics"]["monitor"];
+  CHECK(monitor["verdict"] == "chaotic_divergence");
+  CHECK(std::abs(monitor["growth_rate"].get<double>() / 0.9056 - 1.0) < 0.15);
+  CHECK(monitor["horizon"].get<double>() < 20.0);
+  CHECK(long_run.err.find("warning: the adjoint monitor says chaotic_divergence") != std::string::npos);
+  CHECK(long_run.err.find("multiple shooting") != std::string::npos);
+
+  // The same in gradient.h5, with one histogram row per output interval.
+  const hid_t file = H5Fopen((scratch() / "out/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t group = H5Gopen2(file, "monitor", H5P_DEFAULT);
+  REQUIRE(group >= 0);
+  CHECK(read_attribute(group, "growth_rate") == monitor["growth_rate"].get<double>());
+  const hid_t counts = H5Dopen2(group, "histograms/counts", H5P_DEFAULT);
+  REQUIRE(counts >= 0);
+  std::vector<unsigned long long> bins(20 * 62);
+  const hid_t space = H5Dget_space(counts);
+  hsize_t shape[2] = {0, 0};
+  H5Sget_simple_extent_dims(space, shape, nullptr);
+  CHECK(shape[0] == 20);
+  CHECK(shape[1] == 62);
+  H5Dread(counts, H5T_NATIVE_ULLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, bins.data());
+  unsigned long long total = 0, first_interval = 0;
+  for (std::size_t b = 0; b < bins.size(); ++b) total += bins[b];
+  for (std::size_t b = 0; b < 62; ++b) first_interval += bins[b];
+  CHECK(total == 3 * 20000);  // every component after every adjoint step
+  CHECK(first_interval == 3 * 1000);
+  H5Sclose(space);
+  H5Dclose(counts);
+  H5Gclose(group);
+  H5Fclose(file);
+
+  const CliRun short_run = run("gradient " + write_config("short.toml", lorenz_over(1.0)).string() + " --json");
+  REQUIRE(short_run.exit_code == 0);
+  CHECK(nlohmann::json::parse(short_run.out)["diagnostics"]["monitor"]["verdict"] != "chaotic_divergence");
+}
+
+TEST_CASE("gradient: float32 checkpoints and monitor thresholds from the config") {
+  const std::string base = lorenz_over(2.0);
+  const CliRun exact = run("gradient " + write_config("f64.toml", base).string() + " --json");
+  const CliRun rounded = run("gradient " +
+                             write_config("f32.toml", base + "[checkpointing]\nstorage = \"float32\"\n").string() +
+                             " --json");
+  REQUIRE(exact.exit_code == 0);
+  REQUIRE(rounded.exit_code == 0);
+  const auto a = nlohmann::json::parse(exact.out), b = nlohmann::json::parse(rounded.out);
+  CHECK(b["diagnostics"]["storage"] == "float32");
+  CHECK(2 * b["diagnostics"]["checkpoint_bytes"].get<std::size_t>() ==
+        a["diagnostics"]["checkpoint_bytes"].get<std::size_t>());
+  const double da = a["gradient"]["parameters"]["rho"], db = b["gradient"]["parameters"]["rho"];
+  CHECK(da != db);
+  CHECK(db == doctest::Approx(da).epsilon(1e-5));
+
+  // A strict tolerance turns a short horizon into chaotic_divergence.
+  const CliRun strict = run("gradient " +
+                            write_config("strict.toml", lorenz_over(10.0) + "[monitor]\ntolerance = 1e-2\n").string() +
+                            " --json");
+  REQUIRE(strict.exit_code == 0);
+  CHECK(nlohmann::json::parse(strict.out)["diagnostics"]["monitor"]["verdict"] == "chaotic_divergence");
+
+  const CliRun bad = run("gradient " + write_config("bad.toml", base + "[monitor]\ntolerance = 2.0\n").string());
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.err.find("bad.toml:18:13: key 'monitor.tolerance': must lie between 0 and 1") != std::string::npos);
+  CHECK(!fs::exists(scratch() / "out/gradient.h5.tmp"));
 }
