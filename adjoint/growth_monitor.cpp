@@ -61,22 +61,31 @@ const char* to_string(GrowthVerdict verdict) {
   return "?";
 }
 
-std::size_t MagnitudeHistograms::bin(double x) {
-  static const auto powers = [] {
-    std::array<double, kDecades + 1> p{};
+const std::array<MagnitudeHistograms::Binade, 2048>& MagnitudeHistograms::binades() {
+  static const auto table = [] {
     // Parsed, so each power is the double nearest to it.
+    std::array<double, kDecades + 1> powers{};
     for (int d = 0; d <= kDecades; ++d)
-      p[std::size_t(d)] = std::strtod(("1e" + std::to_string(kLowestDecade + d)).c_str(), nullptr);
-    return p;
+      powers[std::size_t(d)] = std::strtod(("1e" + std::to_string(kLowestDecade + d)).c_str(), nullptr);
+    auto slow_bin = [&](double x) {  // the number of powers <= x
+      return std::size_t(std::upper_bound(powers.begin(), powers.end(), x) - powers.begin());
+    };
+    std::array<Binade, 2048> binades{};
+    for (int e = 0; e < 2048; ++e) {
+      Binade& b = binades[std::size_t(e)];
+      b.next_power = NAN;
+      if (e == 0 || e == 2047) {  // subnormals and zero; Inf and NaN
+        b.bin = e == 0 ? 0 : kBins - 1;
+        continue;
+      }
+      const double low = std::ldexp(1.0, e - 1023), high = 2.0 * low;
+      b.bin = slow_bin(low);
+      for (double power : powers)
+        if (power > low && power < high) b.next_power = power;
+    }
+    return binades;
   }();
-  x = std::abs(x);
-  if (!(x < powers.back())) return kBins - 1;  // large, Inf or NaN
-  if (x < powers.front()) return 0;
-  // ilogb is a bit extraction; the decade it suggests is exact or one too low.
-  int d = int(std::floor(std::ilogb(x) * 0.30102999566398120)) - kLowestDecade;
-  d = std::clamp(d, 0, kDecades - 1);
-  if (d + 1 < kDecades && x >= powers[std::size_t(d + 1)]) ++d;
-  return std::size_t(d) + 1;
+  return table;
 }
 
 GrowthMonitor::GrowthMonitor(const MonitorOptions& options, double t_start, double t_end)
@@ -90,9 +99,9 @@ GrowthMonitor::GrowthMonitor(const MonitorOptions& options, double t_start, doub
   report_.histograms.counts.assign((times.size() - 1) * MagnitudeHistograms::kBins, 0);
 }
 
-void GrowthMonitor::keep(double t, double log_norm, double gradient_norm) {
+void GrowthMonitor::keep(double t, double squares, double gradient_norm) {
   report_.times.push_back(t);
-  report_.log_adjoint_norm.push_back(log_norm);
+  report_.log_adjoint_norm.push_back(squares);  // the log is taken in report()
   report_.gradient_norm.push_back(gradient_norm);
   if (report_.times.size() < std::max<std::size_t>(options_.history_limit, 2)) return;
   // Keep every other point from now on, and thin what is kept alike.
@@ -108,7 +117,8 @@ void GrowthMonitor::keep(double t, double log_norm, double gradient_norm) {
 
 GrowthReport GrowthMonitor::report() const {
   GrowthReport r = report_;
-  if (std::isfinite(first_log_norm_)) r.amplification = std::exp(last_log_norm_ - first_log_norm_);
+  for (double& x : r.log_adjoint_norm) x = 0.5 * std::log(x);
+  if (first_squares_ > 0.0) r.amplification = std::sqrt(last_squares_ / first_squares_);
   // Backward time and log-norm of the points where the adjoint is nonzero.
   std::vector<double> s, y;
   for (std::size_t k = 0; k < r.times.size(); ++k)

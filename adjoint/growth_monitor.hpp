@@ -7,8 +7,11 @@
 // and gives a verdict with the horizon T* = ln(1/tolerance) / rate beyond which the
 // gradient cannot be trusted. It also bins the adjoint's components by magnitude, one
 // histogram per output interval.
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,7 +26,7 @@ struct MonitorOptions {
   // Fitted growth over the span beyond this factor (but within 1/tolerance) is growing.
   double growing_amplification = 10.0;
   std::size_t windows = 32;         // windows of backward time for the robust fit
-  std::size_t history_limit = 1 << 16;  // history points kept (halved by decimation)
+  std::size_t history_limit = 1 << 14;  // history points kept (halved by decimation)
   // Boundaries of the histogram intervals, increasing, from the start to the end of the
   // span; empty: one interval.
   std::vector<double> interval_times;
@@ -40,7 +43,20 @@ struct MagnitudeHistograms {
   static constexpr std::size_t kBins = std::size_t(kDecades) + 2;
   std::vector<double> interval_times;  // intervals + 1 boundaries
   std::vector<std::size_t> counts;     // intervals x kBins, row-major
-  static std::size_t bin(double x);
+  static std::size_t bin(double x) {
+    x = std::abs(x);
+    const Binade& b = binades()[std::bit_cast<std::uint64_t>(x) >> 52];
+    return b.bin + (x >= b.next_power ? 1 : 0);
+  }
+
+ private:
+  // Per binary exponent: the bin of its smallest value, and the power of ten inside the
+  // binade where the bin steps up (NaN when none: a binade spans less than a decade).
+  struct Binade {
+    double next_power;
+    std::size_t bin;
+  };
+  static const std::array<Binade, 2048>& binades();
 };
 
 struct GrowthReport {
@@ -60,37 +76,37 @@ class GrowthMonitor {
  public:
   GrowthMonitor(const MonitorOptions& options, double t_start, double t_end);
 
-  // After the adjoint step that produced lambda at time t (steps arrive backward).
-  template <class T>
-  void record(double t, const T* lambda, std::size_t n, double gradient_norm) {
-    double sum = 0.0;
+  // After the adjoint step that produced lambda at time t (steps arrive backward);
+  // gradient_norm() is called only for the steps the history keeps.
+  template <class T, class GradientNorm>
+  void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
     while (interval_ > 0 && t < report_.histograms.interval_times[interval_]) --interval_;
     std::size_t* row = report_.histograms.counts.data() + interval_ * MagnitudeHistograms::kBins;
+    double squares = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       const double x = value_of(lambda[i]);
-      sum += x * x;
+      squares += x * x;
       ++row[MagnitudeHistograms::bin(x)];
     }
-    const double log_norm = 0.5 * std::log(sum);
-    if (std::isfinite(log_norm)) {
-      if (!std::isfinite(first_log_norm_)) first_log_norm_ = log_norm;
-      last_log_norm_ = log_norm;
+    if (squares > 0.0 && squares < INFINITY) {
+      if (first_squares_ == 0.0) first_squares_ = squares;
+      last_squares_ = squares;
     }
     if (++since_kept_ < stride_) return;
     since_kept_ = 0;
-    keep(t, log_norm, gradient_norm);
+    keep(t, squares, gradient_norm());
   }
 
   // Fits the growth rate and gives the verdict.
   GrowthReport report() const;
 
  private:
-  void keep(double t, double log_norm, double gradient_norm);
+  void keep(double t, double squares, double gradient_norm);
 
   MonitorOptions options_;
   double t_end_;
   std::size_t interval_ = 0, stride_ = 1, since_kept_ = 0;
-  double first_log_norm_ = NAN, last_log_norm_ = NAN;  // of the nonzero adjoints
+  double first_squares_ = 0.0, last_squares_ = 0.0;  // ||lambda||^2, first and last nonzero
   GrowthReport report_;
 };
 

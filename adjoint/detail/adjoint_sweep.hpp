@@ -92,12 +92,14 @@ class AdjointSweep {
     reverse_step(t, h);
     add_observations(n, current_);
     check_finite(lambda_, "backward", n, t);
-    double gradient_norm = 0.0;
-    for (std::size_t j = 0; j < np_; ++j) {
-      const double g = value_of(mu_.total(j));
-      gradient_norm += g * g;
-    }
-    monitor_.record(t, lambda_.data(), n_user_, std::sqrt(gradient_norm));
+    monitor_.record(t, lambda_.data(), n_user_, [&] {
+      double squares = 0.0;
+      for (std::size_t j = 0; j < np_; ++j) {
+        const double g = value_of(mu_.total(j));
+        squares += g * g;
+      }
+      return std::sqrt(squares);
+    });
   }
 
   T value() const { return value_; }

@@ -48,7 +48,7 @@ TEST_CASE("the monitor fits exponential growth and bins per interval") {
   for (int n = 999; n >= 0; --n) {  // lambda(t) = exp(0.7 (10 - t)) e_0, backward
     const double t = n * 0.01;
     const double lambda[2] = {std::exp(0.7 * (10.0 - t)), 0.0};
-    monitor.record(t, lambda, 2, 1.0);
+    monitor.record(t, lambda, 2, [] { return 1.0; });
   }
   const GrowthReport r = monitor.report();
   CHECK(r.growth_rate == doctest::Approx(0.7).epsilon(1e-9));
@@ -72,7 +72,7 @@ TEST_CASE("a long history is decimated, not dropped") {
   GrowthMonitor monitor(options, 0.0, 1.0);
   for (int n = 9999; n >= 0; --n) {
     const double lambda = std::exp(-2.0 * (1.0 - n * 1e-4));
-    monitor.record(n * 1e-4, &lambda, 1, 0.0);
+    monitor.record(n * 1e-4, &lambda, 1, [] { return 0.0; });
   }
   const GrowthReport r = monitor.report();
   CHECK(r.times.size() < 100);
