@@ -2,7 +2,7 @@
 #   find_package(backsweep) and link backsweep::solvers, backsweep::io, ...
 include(CMakePackageConfigHelpers)
 
-foreach(folder models solvers adjoint io)
+foreach(folder models solvers adjoint io fit)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/backsweep/${folder}
     FILES_MATCHING PATTERN "*.hpp")

@@ -1,0 +1,234 @@
+#pragma once
+// The negative log-likelihood of measurements under Gaussian noise, as a function of the
+// estimated parameters in their optimisation scale (lin or log10), with its exact
+// gradient (discrete adjoint or forward tangent of the solve, one solve per experiment)
+// and the Fisher information from forward sensitivities.
+//
+//   J(theta) = sum_k 1/2 ((h_k(y(t_k), p) - v_k) / sigma_k)^2 + log(sqrt(2 pi) sigma_k)
+//
+// With estimated noise, sigma_o of each observable is profiled out: sigma_o^2 is the mean
+// squared residual of its measurements, J = sum_o n_o/2 (log(2 pi sigma_o^2) + 1), and by
+// the envelope theorem its gradient is that of the weighted misfit at fixed sigma_o.
+#include <cmath>
+#include <cstddef>
+#include <numbers>
+#include <string>
+#include <vector>
+
+#include <Eigen/Dense>
+
+#include "adjoint/discrete_adjoint.hpp"
+#include "adjoint/forward_tangent.hpp"
+#include "fit/measurement.hpp"
+#include "solvers/integrate.hpp"
+
+namespace backsweep {
+
+struct EstimatedParameter {
+  std::size_t index = 0;  // in the model's parameter vector
+  bool log10 = false;     // the optimiser works in log10 of the value
+  double to_value(double scaled) const { return log10 ? std::pow(10.0, scaled) : scaled; }
+  double to_scaled(double value) const { return log10 ? std::log10(value) : value; }
+  // d value / d scaled
+  double slope(double scaled) const { return log10 ? to_value(scaled) * std::numbers::ln10 : 1.0; }
+};
+
+struct FitExperiment {
+  std::vector<double> y0, p;  // the experiment's initial state and parameters
+};
+
+// Observables: h(o, t, y, p) for observable o, generic in the scalar type.
+template <Model M, class Observables>
+class DataFit {
+ public:
+  DataFit(const M& model, const ButcherTableau& tableau, const IntegrateOptions& integrate,
+          Observables observables, std::size_t observable_count,
+          std::vector<FitExperiment> experiments, std::vector<Measurement> measurements,
+          std::vector<EstimatedParameter> estimated, bool estimate_sigma, bool adjoint,
+          CheckpointOptions checkpointing)
+      : model_(model), tableau_(tableau), integrate_(integrate), observables_(observables),
+        observable_count_(observable_count), experiments_(std::move(experiments)),
+        measurements_(std::move(measurements)), estimated_(std::move(estimated)),
+        estimate_sigma_(estimate_sigma), adjoint_(adjoint), checkpointing_(checkpointing),
+        sigma_(measurements_.size()) {
+    for (std::size_t k = 0; k < measurements_.size(); ++k) sigma_[k] = measurements_[k].sigma;
+  }
+
+  std::size_t size() const { return estimated_.size(); }
+
+  // J(theta) and dJ/dtheta; NaN with `failure` set when a solve fails.
+  double evaluate(const std::vector<double>& theta, std::vector<double>& gradient,
+                  std::string& failure) {
+    gradient.assign(theta.size(), 0.0);
+    double constant = 0.0;
+    if (estimate_sigma_) {
+      if (!profile_sigma(theta, failure)) return NAN;
+      std::vector<std::size_t> count(observable_count_, 0);
+      for (const Measurement& m : measurements_) ++count[m.observable];
+      for (std::size_t o = 0; o < observable_count_; ++o)
+        if (count[o])
+          constant += 0.5 * double(count[o]) *
+                      (std::log(2.0 * std::numbers::pi * sigma_hat_[o] * sigma_hat_[o]));
+    } else {
+      for (double s : sigma_) constant += std::log(std::sqrt(2.0 * std::numbers::pi) * s);
+    }
+    double value = constant;
+    for (std::size_t e = 0; e < experiments_.size(); ++e) {
+      const std::vector<std::size_t> rows = rows_of(e);
+      if (rows.empty()) continue;
+      Misfit misfit{this, rows};
+      MisfitObjective objective{{}, {}, misfit, {}, {}};
+      for (std::size_t k : rows) objective.observation_times.push_back(measurements_[k].time);
+      const std::vector<double> p = parameters(e, theta);
+      const GradientProblem<M, MisfitObjective> problem{model_, tableau_, experiments_[e].y0, p,
+                                                        objective, integrate_};
+      const GradientResult<double> result =
+          adjoint_ ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
+                   : tangent_gradient(problem);
+      if (!result.ok()) {
+        failure = "experiment " + std::to_string(e) + ": " + result.message;
+        return NAN;
+      }
+      value += result.value;
+      for (std::size_t i = 0; i < estimated_.size(); ++i)
+        gradient[i] += result.dJ_dp[estimated_[i].index] * estimated_[i].slope(theta[i]);
+      last_diagnostics_ = result.diagnostics;
+    }
+    return value;
+  }
+
+  // F = sum_k (1/sigma_k^2) grad h_k grad h_kᵀ in scaled space, from forward sensitivities
+  // (Dual lanes through the solve); also the predictions h_k.
+  bool fisher(const std::vector<double>& theta, Eigen::MatrixXd& information,
+              std::vector<double>& predictions, std::string& failure) {
+    using D = Dual<double, kDerivativeLanes>;
+    const std::size_t q = estimated_.size();
+    if (estimate_sigma_ && !profile_sigma(theta, failure)) return false;
+    information = Eigen::MatrixXd::Zero(Eigen::Index(q), Eigen::Index(q));
+    predictions.assign(measurements_.size(), NAN);
+    std::vector<std::vector<double>> slopes(measurements_.size(), std::vector<double>(q));
+    for (std::size_t e = 0; e < experiments_.size(); ++e) {
+      const std::vector<std::size_t> rows = rows_of(e);
+      if (rows.empty()) continue;
+      const std::vector<double> p = parameters(e, theta);
+      for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
+        std::vector<D> y(experiments_[e].y0.begin(), experiments_[e].y0.end());
+        std::vector<D> pd(p.begin(), p.end());
+        for (std::size_t i = first; i < std::min(q, first + kDerivativeLanes); ++i)
+          pd[estimated_[i].index].d[i - first] = estimated_[i].slope(theta[i]);
+        IntegrateOptions options = integrate_;
+        options.output_times = times_of(rows);
+        ExplicitRK<M, D> stepper(model_, tableau_);
+        std::size_t next = 0;
+        const IntegrateResult solved =
+            integrate(stepper, y.data(), pd.data(), options, [&](double t, const D* state) {
+              for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
+                const Measurement& m = measurements_[rows[next]];
+                const D h = observables_(m.observable, D(t), state, pd.data());
+                predictions[rows[next]] = h.v;
+                for (std::size_t i = first; i < std::min(q, first + kDerivativeLanes); ++i)
+                  slopes[rows[next]][i] = h.d[i - first];
+              }
+            });
+        if (!solved.ok()) {
+          failure = "experiment " + std::to_string(e) + ": " + solved.message;
+          return false;
+        }
+      }
+    }
+    for (std::size_t k = 0; k < measurements_.size(); ++k) {
+      const Eigen::Map<const Eigen::VectorXd> g(slopes[k].data(), Eigen::Index(q));
+      information += g * g.transpose() / (sigma_[k] * sigma_[k]);
+    }
+    return true;
+  }
+
+  // The noise sigma each measurement is weighted with (data, or profiled at the last theta).
+  const std::vector<double>& sigmas() const { return sigma_; }
+  const std::vector<double>& profiled_sigma() const { return sigma_hat_; }
+  const GradientDiagnostics& last_diagnostics() const { return last_diagnostics_; }
+
+  // The experiment's parameter vector with theta in place.
+  std::vector<double> parameters(std::size_t e, const std::vector<double>& theta) const {
+    std::vector<double> p = experiments_[e].p;
+    for (std::size_t i = 0; i < estimated_.size(); ++i)
+      p[estimated_[i].index] = estimated_[i].to_value(theta[i]);
+    return p;
+  }
+
+ private:
+  struct Misfit {
+    const DataFit* fit;
+    std::vector<std::size_t> rows;  // the measurements of this experiment, in time order
+    template <class T>
+    T operator()(std::size_t k, const T* y, const T* p) const {
+      const Measurement& m = fit->measurements_[rows[k]];
+      const T r = (fit->observables_(m.observable, T(m.time), y, p) - T(m.value)) /
+                  T(fit->sigma_[rows[k]]);
+      return T(0.5) * r * r;
+    }
+  };
+  using MisfitObjective = Objective<NoTerm, NoTerm, Misfit>;
+
+  std::vector<std::size_t> rows_of(std::size_t e) const {
+    std::vector<std::size_t> rows;
+    for (std::size_t k = 0; k < measurements_.size(); ++k)
+      if (measurements_[k].experiment == e) rows.push_back(k);
+    return rows;
+  }
+  std::vector<double> times_of(const std::vector<std::size_t>& rows) const {
+    std::vector<double> times;
+    for (std::size_t k : rows)
+      if (times.empty() || times.back() != measurements_[k].time) times.push_back(measurements_[k].time);
+    return times;
+  }
+
+  // sigma_o^2 = mean squared residual of observable o at theta.
+  bool profile_sigma(const std::vector<double>& theta, std::string& failure) {
+    std::vector<double> squares(observable_count_, 0.0), count(observable_count_, 0.0);
+    for (std::size_t e = 0; e < experiments_.size(); ++e) {
+      const std::vector<std::size_t> rows = rows_of(e);
+      if (rows.empty()) continue;
+      const std::vector<double> p = parameters(e, theta);
+      std::vector<double> y = experiments_[e].y0;
+      IntegrateOptions options = integrate_;
+      options.output_times = times_of(rows);
+      ExplicitRK<M> stepper(model_, tableau_);
+      std::size_t next = 0;
+      const IntegrateResult solved =
+          integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {
+            for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
+              const Measurement& m = measurements_[rows[next]];
+              const double r = observables_(m.observable, t, state, p.data()) - m.value;
+              squares[m.observable] += r * r;
+              count[m.observable] += 1.0;
+            }
+          });
+      if (!solved.ok()) {
+        failure = "experiment " + std::to_string(e) + ": " + solved.message;
+        return false;
+      }
+    }
+    sigma_hat_.assign(observable_count_, NAN);
+    for (std::size_t o = 0; o < observable_count_; ++o)
+      if (count[o] > 0) sigma_hat_[o] = std::sqrt(std::max(squares[o] / count[o], 1e-300));
+    for (std::size_t k = 0; k < measurements_.size(); ++k)
+      sigma_[k] = sigma_hat_[measurements_[k].observable];
+    return true;
+  }
+
+  const M& model_;
+  const ButcherTableau& tableau_;
+  IntegrateOptions integrate_;
+  Observables observables_;
+  std::size_t observable_count_;
+  std::vector<FitExperiment> experiments_;
+  std::vector<Measurement> measurements_;
+  std::vector<EstimatedParameter> estimated_;
+  bool estimate_sigma_, adjoint_;
+  CheckpointOptions checkpointing_;
+  std::vector<double> sigma_, sigma_hat_;
+  GradientDiagnostics last_diagnostics_;
+};
+
+}  // namespace backsweep

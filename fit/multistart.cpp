@@ -1,0 +1,121 @@
+#include "fit/multistart.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+
+#include <Eigen/Core>
+#include <LBFGSB.h>
+
+namespace backsweep {
+
+namespace {
+
+double projected_gradient_norm(const std::vector<double>& x, const std::vector<double>& g,
+                               const std::vector<double>& lower, const std::vector<double>& upper) {
+  double largest = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double moved = std::clamp(x[i] - g[i], lower[i], upper[i]) - x[i];
+    largest = std::max(largest, std::abs(moved));
+  }
+  return largest;
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> latin_hypercube(std::size_t points, const std::vector<double>& lower,
+                                                 const std::vector<double>& upper, std::uint64_t seed) {
+  std::mt19937_64 random(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::vector<std::vector<double>> result(points, std::vector<double>(lower.size()));
+  std::vector<std::size_t> strata(points);
+  for (std::size_t i = 0; i < lower.size(); ++i) {
+    std::iota(strata.begin(), strata.end(), 0);
+    std::shuffle(strata.begin(), strata.end(), random);
+    for (std::size_t k = 0; k < points; ++k)
+      result[k][i] = lower[i] + (upper[i] - lower[i]) * (double(strata[k]) + unit(random)) / double(points);
+  }
+  return result;
+}
+
+MultistartResult minimize_multistart(const FitObjective& f, const std::vector<double>& lower,
+                                     const std::vector<double>& upper,
+                                     const OptimizerOptions& options, const FitProgress& progress) {
+  LBFGSpp::LBFGSBParam<double> param;
+  param.epsilon = options.gradient_tolerance;
+  param.epsilon_rel = 0.0;
+  param.max_iterations = int(options.max_iterations);
+  param.max_linesearch = 40;
+  const std::size_t n = lower.size();
+  const Eigen::Map<const Eigen::VectorXd> lb(lower.data(), Eigen::Index(n)), ub(upper.data(), Eigen::Index(n));
+
+  MultistartResult result;
+  for (const std::vector<double>& start :
+       latin_hypercube(options.starts, lower, upper, options.seed)) {
+    StartResult run;
+    run.start = start;
+    run.x = start;
+    run.objective = INFINITY;
+    std::vector<double> x(n), g(n), best_gradient(n, 0.0);
+    // L-BFGS-B sees +Inf where the objective fails; the best point is kept here.
+    auto wrapped = [&](const Eigen::VectorXd& at, Eigen::VectorXd& gradient) {
+      std::copy(at.data(), at.data() + n, x.begin());
+      const double value = f(x, g);
+      ++run.evaluations;
+      if (!std::isfinite(value)) {
+        gradient.setZero();
+        return double(INFINITY);
+      }
+      std::copy(g.begin(), g.end(), gradient.data());
+      if (value < run.objective) {
+        double step = 0.0;
+        for (std::size_t i = 0; i < n; ++i) step += (x[i] - run.x[i]) * (x[i] - run.x[i]);
+        run.objective = value;
+        run.x = x;
+        best_gradient = g;
+        if (progress)
+          progress(result.starts.size(), run.iterations++, value,
+                   projected_gradient_norm(x, g, lower, upper), std::sqrt(step));
+      }
+      return value;
+    };
+    // L-BFGS-B also stops where the objective failed (its gradient is zero there), and a
+    // line search can give up: such a start goes on from its best point, a few times.
+    std::size_t iterations = 0;
+    bool converged = false;
+    std::string stopped;
+    for (int attempt = 0; attempt < 5 && !converged && iterations < options.max_iterations; ++attempt) {
+      LBFGSpp::LBFGSBParam<double> remaining = param;
+      remaining.max_iterations = int(options.max_iterations - iterations);
+      LBFGSpp::LBFGSBSolver<double> solver(remaining);
+      const std::vector<double>& from = attempt == 0 ? start : run.x;
+      Eigen::VectorXd point = Eigen::Map<const Eigen::VectorXd>(from.data(), Eigen::Index(n));
+      double fx = 0.0;
+      try {
+        const int used = solver.minimize(wrapped, point, fx, lb, ub);
+        iterations += std::size_t(used);
+        converged = std::isfinite(fx) && used < remaining.max_iterations;
+      } catch (const std::exception& error) {
+        stopped = std::string("line search stopped: ") + error.what();
+        ++iterations;
+      }
+      converged = converged || (std::isfinite(run.objective) &&
+                                projected_gradient_norm(run.x, best_gradient, lower, upper) <=
+                                    options.gradient_tolerance);
+    }
+    run.projected_gradient_norm = projected_gradient_norm(run.x, best_gradient, lower, upper);
+    run.converged = converged && std::isfinite(run.objective);
+    run.reason = run.converged                           ? "gradient tolerance reached"
+                 : !std::isfinite(run.objective)         ? "the objective failed at every point tried"
+                 : iterations >= options.max_iterations ? "maximum iterations reached"
+                                                         : stopped;
+    result.starts.push_back(run);
+  }
+  for (std::size_t s = 1; s < result.starts.size(); ++s)
+    if (result.starts[s].objective < result.starts[result.best].objective) result.best = s;
+  return result;
+}
+
+}  // namespace backsweep
