@@ -104,10 +104,7 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
         d.backward_seconds;
     if (d.nonfinite) {
       result.status = IntegrateStatus::non_finite_state;
-      result.message = "non-finite value in the " + d.nonfinite->phase + " sweep at step " +
-                       std::to_string(d.nonfinite->step) + ", t = " +
-                       std::to_string(d.nonfinite->time) + ", component " +
-                       std::to_string(d.nonfinite->component);
+      result.message = d.nonfinite->describe();
     }
   });
   return result;

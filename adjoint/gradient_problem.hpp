@@ -44,6 +44,10 @@ struct NonFinite {
   std::string phase;  // "forward" or "backward"
   std::size_t step = 0, component = 0;
   double time = 0.0;
+  std::string describe() const {
+    return "non-finite value in the " + phase + " sweep at step " + std::to_string(step) +
+           ", t = " + std::to_string(time) + ", component " + std::to_string(component);
+  }
 };
 
 struct GradientDiagnostics {

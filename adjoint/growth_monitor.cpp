@@ -90,34 +90,34 @@ const std::array<MagnitudeHistograms::Binade, 2048>& MagnitudeHistograms::binade
 
 GrowthMonitor::GrowthMonitor(const MonitorOptions& options, double t_start, double t_end)
     : options_(options), t_end_(t_end) {
-  std::vector<double>& times = report_.histograms.interval_times;
+  std::vector<double>& times = histograms_.interval_times;
   times.push_back(t_start);
   for (double t : options.interval_times)
     if (t > times.back() && t < t_end) times.push_back(t);
   times.push_back(t_end);
   interval_ = times.size() - 2;
-  report_.histograms.counts.assign((times.size() - 1) * MagnitudeHistograms::kBins, 0);
+  histograms_.counts.assign((times.size() - 1) * MagnitudeHistograms::kBins, 0);
 }
 
 void GrowthMonitor::keep(double t, double squares, double gradient_norm) {
-  report_.times.push_back(t);
-  report_.log_adjoint_norm.push_back(squares);  // the log is taken in report()
-  report_.gradient_norm.push_back(gradient_norm);
-  if (report_.times.size() < std::max<std::size_t>(options_.history_limit, 2)) return;
+  times_.push_back(t);
+  squares_.push_back(squares);
+  gradient_norms_.push_back(gradient_norm);
+  if (times_.size() < std::max<std::size_t>(options_.history_limit, 2)) return;
   // Keep every other point from now on, and thin what is kept alike.
-  auto thin = [](std::vector<double>& v) {
-    for (std::size_t i = 0; 2 * i < v.size(); ++i) v[i] = v[2 * i];
-    v.resize((v.size() + 1) / 2);
-  };
-  thin(report_.times);
-  thin(report_.log_adjoint_norm);
-  thin(report_.gradient_norm);
+  for (std::vector<double>* v : {&times_, &squares_, &gradient_norms_}) {
+    for (std::size_t i = 0; 2 * i < v->size(); ++i) (*v)[i] = (*v)[2 * i];
+    v->resize((v->size() + 1) / 2);
+  }
   stride_ *= 2;
 }
 
 GrowthReport GrowthMonitor::report() const {
-  GrowthReport r = report_;
-  for (double& x : r.log_adjoint_norm) x = 0.5 * std::log(x);
+  GrowthReport r;
+  r.times = times_;
+  r.gradient_norm = gradient_norms_;
+  r.histograms = histograms_;
+  for (double squares : squares_) r.log_adjoint_norm.push_back(0.5 * std::log(squares));
   if (first_squares_ > 0.0) r.amplification = std::sqrt(last_squares_ / first_squares_);
   // Backward time and log-norm of the points where the adjoint is nonzero.
   std::vector<double> s, y;

@@ -80,8 +80,8 @@ class GrowthMonitor {
   // gradient_norm() is called only for the steps the history keeps.
   template <class T, class GradientNorm>
   void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
-    while (interval_ > 0 && t < report_.histograms.interval_times[interval_]) --interval_;
-    std::size_t* row = report_.histograms.counts.data() + interval_ * MagnitudeHistograms::kBins;
+    while (interval_ > 0 && t < histograms_.interval_times[interval_]) --interval_;
+    std::size_t* row = histograms_.counts.data() + interval_ * MagnitudeHistograms::kBins;
     double squares = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       const double x = value_of(lambda[i]);
@@ -107,7 +107,8 @@ class GrowthMonitor {
   double t_end_;
   std::size_t interval_ = 0, stride_ = 1, since_kept_ = 0;
   double first_squares_ = 0.0, last_squares_ = 0.0;  // ||lambda||^2, first and last nonzero
-  GrowthReport report_;
+  std::vector<double> times_, squares_, gradient_norms_;  // the kept history
+  MagnitudeHistograms histograms_;
 };
 
 // Theil-Sen: the median of the slopes between all pairs of points with distinct x.

@@ -124,24 +124,17 @@ LyapunovResult lyapunov_spectrum(const M& model, const ButcherTableau& tableau,
         std::swap(chunks[c], next[c]);
       }
       t = options.t0 + double(step + 1) * h;
-      for (std::size_t i = 0; i < n; ++i) {
-        bool finite = std::isfinite(chunks[0][i].v);
-        for (std::size_t c = 0; c < chunk_count; ++c)
-          for (std::size_t l = 0; l < L; ++l) finite = finite && std::isfinite(chunks[c][i].d[l]);
-        if (!finite) {
+      for (std::size_t c = 0; c < chunk_count; ++c)
+        if (const std::size_t i = detail::first_non_finite(chunks[c].data(), n); i < n) {
           result.nonfinite = NonFinite{"forward", step + 1, i, t};
           return false;
         }
-      }
     }
     return true;
   };
   auto non_finite = [&] {
     result.status = IntegrateStatus::non_finite_state;
-    result.message = "non-finite state or tangent at step " +
-                     std::to_string(result.nonfinite->step) + ", t = " +
-                     std::to_string(result.nonfinite->time) + ", component " +
-                     std::to_string(result.nonfinite->component);
+    result.message = result.nonfinite->describe();
     return result;
   };
 

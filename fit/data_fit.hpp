@@ -50,8 +50,12 @@ class DataFit {
         observable_count_(observable_count), experiments_(std::move(experiments)),
         measurements_(std::move(measurements)), estimated_(std::move(estimated)),
         estimate_sigma_(estimate_sigma), adjoint_(adjoint), checkpointing_(checkpointing),
-        sigma_(measurements_.size()) {
-    for (std::size_t k = 0; k < measurements_.size(); ++k) sigma_[k] = measurements_[k].sigma;
+        sigma_(measurements_.size()), rows_(experiments_.size()), count_(observable_count, 0) {
+    for (std::size_t k = 0; k < measurements_.size(); ++k) {
+      sigma_[k] = measurements_[k].sigma;
+      rows_[measurements_[k].experiment].push_back(k);
+      ++count_[measurements_[k].observable];
+    }
   }
 
   std::size_t size() const { return estimated_.size(); }
@@ -63,20 +67,18 @@ class DataFit {
     double constant = 0.0;
     if (estimate_sigma_) {
       if (!profile_sigma(theta, failure)) return NAN;
-      std::vector<std::size_t> count(observable_count_, 0);
-      for (const Measurement& m : measurements_) ++count[m.observable];
       for (std::size_t o = 0; o < observable_count_; ++o)
-        if (count[o])
-          constant += 0.5 * double(count[o]) *
+        if (count_[o])
+          constant += 0.5 * double(count_[o]) *
                       (std::log(2.0 * std::numbers::pi * sigma_hat_[o] * sigma_hat_[o]));
     } else {
       for (double s : sigma_) constant += std::log(std::sqrt(2.0 * std::numbers::pi) * s);
     }
     double value = constant;
     for (std::size_t e = 0; e < experiments_.size(); ++e) {
-      const std::vector<std::size_t> rows = rows_of(e);
+      const std::vector<std::size_t>& rows = rows_[e];
       if (rows.empty()) continue;
-      Misfit misfit{this, rows};
+      Misfit misfit{this, &rows};
       MisfitObjective objective{{}, {}, misfit, {}, {}};
       for (std::size_t k : rows) objective.observation_times.push_back(measurements_[k].time);
       const std::vector<double> p = parameters(e, theta);
@@ -92,7 +94,6 @@ class DataFit {
       value += result.value;
       for (std::size_t i = 0; i < estimated_.size(); ++i)
         gradient[i] += result.dJ_dp[estimated_[i].index] * estimated_[i].slope(theta[i]);
-      last_diagnostics_ = result.diagnostics;
     }
     return value;
   }
@@ -108,7 +109,7 @@ class DataFit {
     predictions.assign(measurements_.size(), NAN);
     std::vector<std::vector<double>> slopes(measurements_.size(), std::vector<double>(q));
     for (std::size_t e = 0; e < experiments_.size(); ++e) {
-      const std::vector<std::size_t> rows = rows_of(e);
+      const std::vector<std::size_t>& rows = rows_[e];
       if (rows.empty()) continue;
       const std::vector<double> p = parameters(e, theta);
       for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
@@ -146,7 +147,6 @@ class DataFit {
   // The noise sigma each measurement is weighted with (data, or profiled at the last theta).
   const std::vector<double>& sigmas() const { return sigma_; }
   const std::vector<double>& profiled_sigma() const { return sigma_hat_; }
-  const GradientDiagnostics& last_diagnostics() const { return last_diagnostics_; }
 
   // The experiment's parameter vector with theta in place.
   std::vector<double> parameters(std::size_t e, const std::vector<double>& theta) const {
@@ -159,23 +159,18 @@ class DataFit {
  private:
   struct Misfit {
     const DataFit* fit;
-    std::vector<std::size_t> rows;  // the measurements of this experiment, in time order
+    const std::vector<std::size_t>* rows;  // this experiment's measurements, in time order
     template <class T>
     T operator()(std::size_t k, const T* y, const T* p) const {
-      const Measurement& m = fit->measurements_[rows[k]];
+      const std::size_t row = (*rows)[k];
+      const Measurement& m = fit->measurements_[row];
       const T r = (fit->observables_(m.observable, T(m.time), y, p) - T(m.value)) /
-                  T(fit->sigma_[rows[k]]);
+                  T(fit->sigma_[row]);
       return T(0.5) * r * r;
     }
   };
   using MisfitObjective = Objective<NoTerm, NoTerm, Misfit>;
 
-  std::vector<std::size_t> rows_of(std::size_t e) const {
-    std::vector<std::size_t> rows;
-    for (std::size_t k = 0; k < measurements_.size(); ++k)
-      if (measurements_[k].experiment == e) rows.push_back(k);
-    return rows;
-  }
   std::vector<double> times_of(const std::vector<std::size_t>& rows) const {
     std::vector<double> times;
     for (std::size_t k : rows)
@@ -185,9 +180,9 @@ class DataFit {
 
   // sigma_o^2 = mean squared residual of observable o at theta.
   bool profile_sigma(const std::vector<double>& theta, std::string& failure) {
-    std::vector<double> squares(observable_count_, 0.0), count(observable_count_, 0.0);
+    std::vector<double> squares(observable_count_, 0.0);
     for (std::size_t e = 0; e < experiments_.size(); ++e) {
-      const std::vector<std::size_t> rows = rows_of(e);
+      const std::vector<std::size_t>& rows = rows_[e];
       if (rows.empty()) continue;
       const std::vector<double> p = parameters(e, theta);
       std::vector<double> y = experiments_[e].y0;
@@ -201,7 +196,6 @@ class DataFit {
               const Measurement& m = measurements_[rows[next]];
               const double r = observables_(m.observable, t, state, p.data()) - m.value;
               squares[m.observable] += r * r;
-              count[m.observable] += 1.0;
             }
           });
       if (!solved.ok()) {
@@ -211,7 +205,7 @@ class DataFit {
     }
     sigma_hat_.assign(observable_count_, NAN);
     for (std::size_t o = 0; o < observable_count_; ++o)
-      if (count[o] > 0) sigma_hat_[o] = std::sqrt(std::max(squares[o] / count[o], 1e-300));
+      if (count_[o] > 0) sigma_hat_[o] = std::sqrt(std::max(squares[o] / double(count_[o]), 1e-300));
     for (std::size_t k = 0; k < measurements_.size(); ++k)
       sigma_[k] = sigma_hat_[measurements_[k].observable];
     return true;
@@ -228,7 +222,8 @@ class DataFit {
   bool estimate_sigma_, adjoint_;
   CheckpointOptions checkpointing_;
   std::vector<double> sigma_, sigma_hat_;
-  GradientDiagnostics last_diagnostics_;
+  std::vector<std::vector<std::size_t>> rows_;  // per experiment, its measurements
+  std::vector<std::size_t> count_;              // per observable, its measurements
 };
 
 }  // namespace backsweep
