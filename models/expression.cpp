@@ -1,5 +1,6 @@
 #include "models/expression.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <numbers>
@@ -7,10 +8,114 @@
 
 namespace backsweep {
 
+namespace {
+
+using Code = detail::ExpressionCode;
+using Op = detail::ExpressionOp;
+
+const std::pair<const char*, Code> kOneArgument[] = {
+    {"exp", Code::exp}, {"log", Code::log}, {"log10", Code::log10}, {"sqrt", Code::sqrt},
+    {"sin", Code::sin}, {"cos", Code::cos}, {"tan", Code::tan},     {"tanh", Code::tanh},
+    {"abs", Code::abs}};
+const std::pair<const char*, Code> kTwoArguments[] = {
+    {"min", Code::min}, {"max", Code::max}, {"pow", Code::power}};
+const std::pair<const char*, double> kBuiltinConstants[] = {{"pi", std::numbers::pi},
+                                                            {"e", std::numbers::e}};
+
+// The single-instruction form of `top op constant` / `top op variable`, if there is one.
+std::optional<Code> with_constant_operand(Code code) {
+  switch (code) {
+    case Code::add: return Code::add_constant;
+    case Code::subtract: return Code::subtract_constant;
+    case Code::multiply: return Code::multiply_constant;
+    case Code::divide: return Code::divide_constant;
+    case Code::power: return Code::power_constant;
+    default: return std::nullopt;
+  }
+}
+std::optional<Code> with_variable_operand(Code code) {
+  switch (code) {
+    case Code::add: return Code::add_variable;
+    case Code::subtract: return Code::subtract_variable;
+    case Code::multiply: return Code::multiply_variable;
+    case Code::divide: return Code::divide_variable;
+    default: return std::nullopt;
+  }
+}
+
+// The value of a constant-only program fragment, computed as evaluation would.
+double fold(std::vector<Op> fragment) {
+  fragment.push_back({Code::store});
+  double value = 0;
+  detail::run_expression_program<double>(fragment.data(), fragment.size(), nullptr, &value);
+  return value;
+}
+
+}  // namespace
+
+bool is_reserved_expression_name(std::string_view name) {
+  for (const auto& [function, code] : kOneArgument)
+    if (name == function) return true;
+  for (const auto& [function, code] : kTwoArguments)
+    if (name == function) return true;
+  for (const auto& [constant, value] : kBuiltinConstants)
+    if (name == constant) return true;
+  return false;
+}
+
+bool is_expression_identifier(std::string_view name) {
+  if (name.empty() || !(std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_'))
+    return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+  });
+}
+
+std::optional<std::string> ExpressionScope::problem_with(std::string_view name) const {
+  std::string quoted = "'";  // built by append: GCC 12 misreports "'" + string (-Wrestrict)
+  quoted.append(name).append("'");
+  if (!is_expression_identifier(name))
+    return quoted + " is not a name (a letter or '_', then letters, digits or '_')";
+  if (is_reserved_expression_name(name))
+    return quoted + " is the name of a built-in function or constant";
+  if (names_.count(std::string(name))) return quoted + " is declared twice";
+  return std::nullopt;
+}
+
+void ExpressionScope::declare(const std::string& name, Name meaning) {
+  if (auto problem = problem_with(name)) throw std::invalid_argument(*problem);
+  names_.emplace(name, meaning);
+  order_.push_back(name);
+}
+
+void ExpressionScope::add_segment(const std::vector<std::string>& names) {
+  if (segment_sizes_.size() > 255) throw std::invalid_argument("too many expression segments");
+  const auto segment = std::uint8_t(segment_sizes_.size());
+  segment_sizes_.push_back(names.size());
+  for (std::size_t i = 0; i < names.size(); ++i)
+    declare(names[i], {false, segment, std::uint32_t(i), 0.0});
+}
+
+void ExpressionScope::add_constant(const std::string& name, double value) {
+  declare(name, {true, 0, 0, value});
+}
+
+std::optional<ExpressionScope::Name> ExpressionScope::find(std::string_view name) const {
+  const auto it = names_.find(std::string(name));
+  if (it == names_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::string ExpressionScope::known_names() const {
+  std::string known;
+  for (const std::string& name : order_) known += name + ", ";
+  return known + "pi, e";
+}
+
 class ExpressionParser {
  public:
-  ExpressionParser(const std::string& text, const std::vector<std::string>& variables)
-      : text_(text), variables_(variables) {}
+  ExpressionParser(const std::string& text, const ExpressionScope& scope)
+      : text_(text), scope_(scope) {}
 
   Expression parse() {
     Expression expression;
@@ -20,13 +125,12 @@ class ExpressionParser {
     sum();
     skip_space();
     if (!at_end()) fail(position_, std::string("unexpected '") + text_[position_] + "'");
+    program_.push_back({Code::store});
     expression.program_ = std::move(program_);
     return expression;
   }
 
  private:
-  using Code = Expression::Code;
-
   [[noreturn]] void fail(std::size_t at, const std::string& message) const {
     throw ExpressionError(at + 1, message);
   }
@@ -42,14 +146,37 @@ class ExpressionParser {
     }
     return false;
   }
-  void emit(Code code, std::size_t index = 0, double value = 0.0) {
-    // Track the stack depth the program needs, to refuse what evaluate() cannot hold.
-    if (code == Code::constant || code == Code::variable) {
-      if (++depth_ > Expression::kMaxStack) fail(position_, "the expression is nested too deeply");
-    } else if (code != Code::negate && code < Code::exp) {
-      --depth_;
+
+  // Emitting. The stack depth is tracked as written (before the rewrites below, which
+  // only lower it) to refuse what evaluation cannot hold.
+  void push(Op op) {
+    if (++depth_ > Expression::kMaxStack) fail(position_, "the expression is nested too deeply");
+    program_.push_back(op);
+  }
+  void push_constant(double value) { push({Code::constant, 0, 0, value}); }
+  bool last_is(Code code, std::size_t back = 1) const {
+    return program_.size() >= back && program_[program_.size() - back].code == code;
+  }
+  void apply_unary(Code code) {
+    if (last_is(Code::constant)) {
+      program_.back().value = fold({program_.back(), {code}});
+      return;
     }
-    program_.push_back({code, index, value});
+    program_.push_back({code});
+  }
+  void apply_binary(Code code) {
+    --depth_;
+    if (last_is(Code::constant) && last_is(Code::constant, 2)) {
+      const Op right = program_.back();
+      program_.pop_back();
+      program_.back().value = fold({program_.back(), right, {code}});
+    } else if (auto fused = with_constant_operand(code); fused && last_is(Code::constant)) {
+      program_.back().code = *fused;
+    } else if (auto fused = with_variable_operand(code); fused && last_is(Code::variable)) {
+      program_.back().code = *fused;
+    } else {
+      program_.push_back({code});
+    }
   }
 
   // Guards the recursion against pathological nesting ("((((...", "----...").
@@ -65,16 +192,16 @@ class ExpressionParser {
     const Nesting guard(*this);
     product();
     for (;;) {
-      if (accept('+')) product(), emit(Code::add);
-      else if (accept('-')) product(), emit(Code::subtract);
+      if (accept('+')) product(), apply_binary(Code::add);
+      else if (accept('-')) product(), apply_binary(Code::subtract);
       else return;
     }
   }
   void product() {
     unary();
     for (;;) {
-      if (accept('*')) unary(), emit(Code::multiply);
-      else if (accept('/')) unary(), emit(Code::divide);
+      if (accept('*')) unary(), apply_binary(Code::multiply);
+      else if (accept('/')) unary(), apply_binary(Code::divide);
       else return;
     }
   }
@@ -82,7 +209,7 @@ class ExpressionParser {
     const Nesting guard(*this);
     if (accept('-')) {
       unary();
-      emit(Code::negate);
+      apply_unary(Code::negate);
     } else if (accept('+')) {
       unary();
     } else {
@@ -93,7 +220,7 @@ class ExpressionParser {
     primary();
     if (accept('^')) {
       unary();  // right-associative, and 2^-1 is allowed
-      emit(Code::power);
+      apply_binary(Code::power);
     }
   }
   void primary() {
@@ -116,7 +243,7 @@ class ExpressionParser {
     const double value = std::strtod(begin, &end);
     if (end == begin) fail(start, "malformed number");
     position_ = start + std::size_t(end - begin);
-    emit(Code::constant, 0, value);
+    push_constant(value);
   }
   void name(std::size_t start) {
     while (!at_end() && (std::isalnum(static_cast<unsigned char>(text_[position_])) ||
@@ -125,54 +252,51 @@ class ExpressionParser {
     const std::string word = text_.substr(start, position_ - start);
     skip_space();
     if (!at_end() && text_[position_] == '(') return call(word, start);
-    for (std::size_t i = 0; i < variables_.size(); ++i)
-      if (variables_[i] == word) return emit(Code::variable, i);
-    if (word == "pi") return emit(Code::constant, 0, std::numbers::pi);
-    if (word == "e") return emit(Code::constant, 0, std::numbers::e);
-    std::string known;
-    for (const std::string& v : variables_) known += (known.empty() ? "" : ", ") + v;
-    fail(start, "unknown name '" + word + "' (known: " + known + ", pi, e)");
+    if (const auto found = scope_.find(word)) {
+      if (found->is_constant) return push_constant(found->value);
+      return push({Code::variable, found->segment, found->offset, 0.0});
+    }
+    for (const auto& [constant, value] : kBuiltinConstants)
+      if (word == constant) return push_constant(value);
+    fail(start, "unknown name '" + word + "' (known: " + scope_.known_names() + ")");
   }
   void call(const std::string& function, std::size_t start) {
-    static const std::pair<const char*, Code> kOne[] = {
-        {"exp", Code::exp}, {"log", Code::log}, {"log10", Code::log10}, {"sqrt", Code::sqrt},
-        {"sin", Code::sin}, {"cos", Code::cos}, {"tan", Code::tan},     {"tanh", Code::tanh},
-        {"abs", Code::abs}};
-    static const std::pair<const char*, Code> kTwo[] = {
-        {"min", Code::min}, {"max", Code::max}, {"pow", Code::power}};
     accept('(');
-    for (const auto& [name, code] : kOne)
+    for (const auto& [name, code] : kOneArgument)
       if (function == name) {
         sum();
         if (!accept(')')) fail(position_, function + "() takes one argument: ')' expected");
-        return emit(code);
+        return apply_unary(code);
       }
-    for (const auto& [name, code] : kTwo)
+    for (const auto& [name, code] : kTwoArguments)
       if (function == name) {
         sum();
         if (!accept(',')) fail(position_, function + "() takes two arguments: ',' expected");
         sum();
         if (!accept(')')) fail(position_, "')' expected");
-        return emit(code);
+        return apply_binary(code);
       }
     fail(start, "unknown function '" + function +
                     "' (known: exp log log10 sqrt sin cos tan tanh abs min max pow)");
   }
 
   const std::string& text_;
-  const std::vector<std::string>& variables_;
+  const ExpressionScope& scope_;
   std::size_t position_ = 0, depth_ = 0, nesting_ = 0;
-  std::vector<Expression::Op> program_;
+  std::vector<Op> program_;
 };
 
-Expression Expression::parse(const std::string& text, const std::vector<std::string>& variables) {
-  return ExpressionParser(text, variables).parse();
+Expression Expression::parse(const std::string& text, const ExpressionScope& scope) {
+  return ExpressionParser(text, scope).parse();
 }
 
-bool Expression::uses(std::size_t variable) const {
-  for (const Op& op : program_)
-    if (op.code == Code::variable && op.index == variable) return true;
-  return false;
+bool Expression::uses(std::size_t segment, std::size_t offset) const {
+  return std::any_of(program_.begin(), program_.end(), [&](const Op& op) {
+    const bool reads = op.code == Code::variable || op.code == Code::add_variable ||
+                       op.code == Code::subtract_variable || op.code == Code::multiply_variable ||
+                       op.code == Code::divide_variable;
+    return reads && op.segment == segment && op.index == offset;
+  });
 }
 
 }  // namespace backsweep
