@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
+#include <iterator>
 #include <numbers>
 #include <utility>
 
@@ -21,35 +22,6 @@ const std::pair<const char*, Code> kTwoArguments[] = {
     {"min", Code::min}, {"max", Code::max}, {"pow", Code::power}};
 const std::pair<const char*, double> kBuiltinConstants[] = {{"pi", std::numbers::pi},
                                                             {"e", std::numbers::e}};
-
-// The single-instruction form of `top op constant` / `top op variable`, if there is one.
-std::optional<Code> with_constant_operand(Code code) {
-  switch (code) {
-    case Code::add: return Code::add_constant;
-    case Code::subtract: return Code::subtract_constant;
-    case Code::multiply: return Code::multiply_constant;
-    case Code::divide: return Code::divide_constant;
-    case Code::power: return Code::power_constant;
-    default: return std::nullopt;
-  }
-}
-std::optional<Code> with_variable_operand(Code code) {
-  switch (code) {
-    case Code::add: return Code::add_variable;
-    case Code::subtract: return Code::subtract_variable;
-    case Code::multiply: return Code::multiply_variable;
-    case Code::divide: return Code::divide_variable;
-    default: return std::nullopt;
-  }
-}
-
-// The value of a constant-only program fragment, computed as evaluation would.
-double fold(std::vector<Op> fragment) {
-  fragment.push_back({Code::store});
-  double value = 0;
-  detail::run_expression_program<double>(fragment.data(), fragment.size(), nullptr, &value);
-  return value;
-}
 
 }  // namespace
 
@@ -89,7 +61,8 @@ void ExpressionScope::declare(const std::string& name, Name meaning) {
 }
 
 void ExpressionScope::add_segment(const std::vector<std::string>& names) {
-  if (segment_sizes_.size() > 255) throw std::invalid_argument("too many expression segments");
+  if (segment_sizes_.size() >= detail::kMaxSegments)
+    throw std::invalid_argument("an expression scope holds at most 7 segments");
   const auto segment = std::uint8_t(segment_sizes_.size());
   segment_sizes_.push_back(names.size());
   for (std::size_t i = 0; i < names.size(); ++i)
@@ -122,15 +95,33 @@ class ExpressionParser {
     expression.text_ = text_;
     skip_space();
     if (at_end()) fail(0, "the expression is empty");
-    sum();
+    const Operand result = sum();
     skip_space();
     if (!at_end()) fail(position_, std::string("unexpected '") + text_[position_] + "'");
-    program_.push_back({Code::store});
+    // The value goes to output 0: from the instruction that computed it, or copied.
+    if (result.kind == Operand::in_register) {
+      program_.ops.back().target = detail::kOutputs;
+      program_.ops.back().dst = 0;
+    } else {
+      Op copy{result.kind == Operand::constant ? Code::copy_constant : Code::copy};
+      copy.target = detail::kOutputs;
+      read_into(copy, result);
+      program_.ops.push_back(copy);
+    }
     expression.program_ = std::move(program_);
     return expression;
   }
 
  private:
+  // What an operator applies to: a constant, a variable where the caller keeps it, or
+  // a register holding an intermediate result. Registers are used as a stack.
+  struct Operand {
+    enum Kind { constant, variable, in_register } kind;
+    std::uint8_t source = 0;
+    std::uint32_t index = 0;
+    double value = 0.0;
+  };
+
   [[noreturn]] void fail(std::size_t at, const std::string& message) const {
     throw ExpressionError(at + 1, message);
   }
@@ -147,36 +138,85 @@ class ExpressionParser {
     return false;
   }
 
-  // Emitting. The stack depth is tracked as written (before the rewrites below, which
-  // only lower it) to refuse what evaluation cannot hold.
-  void push(Op op) {
-    if (++depth_ > Expression::kMaxStack) fail(position_, "the expression is nested too deeply");
-    program_.push_back(op);
+  // Emitting.
+  static Operand constant(double value) { return {Operand::constant, 0, 0, value}; }
+  Operand allocate_register() {
+    if (registers_in_use_ == detail::kRegisterCount)
+      fail(position_, "the expression is nested too deeply");
+    return {Operand::in_register, detail::kRegisters, std::uint32_t(registers_in_use_++), 0.0};
   }
-  void push_constant(double value) { push({Code::constant, 0, 0, value}); }
-  bool last_is(Code code, std::size_t back = 1) const {
-    return program_.size() >= back && program_[program_.size() - back].code == code;
+  void release(const Operand& operand) {
+    if (operand.kind == Operand::in_register) --registers_in_use_;
   }
-  void apply_unary(Code code) {
-    if (last_is(Code::constant)) {
-      program_.back().value = fold({program_.back(), {code}});
-      return;
-    }
-    program_.push_back({code});
-  }
-  void apply_binary(Code code) {
-    --depth_;
-    if (last_is(Code::constant) && last_is(Code::constant, 2)) {
-      const Op right = program_.back();
-      program_.pop_back();
-      program_.back().value = fold({program_.back(), right, {code}});
-    } else if (auto fused = with_constant_operand(code); fused && last_is(Code::constant)) {
-      program_.back().code = *fused;
-    } else if (auto fused = with_variable_operand(code); fused && last_is(Code::variable)) {
-      program_.back().code = *fused;
+  static void read_into(Op& op, const Operand& operand) {
+    if (operand.kind == Operand::constant) {
+      op.value = operand.value;
     } else {
-      program_.push_back({code});
+      op.a_source = operand.source;
+      op.a = operand.index;
     }
+  }
+  // Emits dst = op(operands) into a fresh register (the operands' registers are free
+  // again, so the result takes the lowest of them).
+  Operand emit(Op op, std::initializer_list<Operand> operands) {
+    for (auto it = std::rbegin(operands); it != std::rend(operands); ++it) release(*it);
+    const Operand result = allocate_register();
+    op.dst = result.index;
+    program_.ops.push_back(op);
+    return result;
+  }
+  // A constant-only operation is computed now, exactly as evaluation would.
+  static double fold(Code code, double a, double b = 0.0) {
+    const double values[2] = {a, b};
+    const double* segments[] = {values};
+    detail::ExpressionProgram program;
+    program.segments = 1;
+    program.ops.push_back({code, detail::kOutputs, 1, 1, 0, 0, 1, 0.0});
+    double result = 0.0;
+    program.run(segments, &result);
+    return result;
+  }
+  Operand to_register(const Operand& operand) {
+    if (operand.kind != Operand::constant) return operand;
+    Op copy{Code::copy_constant};
+    copy.value = operand.value;
+    return emit(copy, {});
+  }
+
+  Operand unary_operation(Code code, const Operand& a) {
+    if (a.kind == Operand::constant) return constant(fold(code, a.value));
+    Op op{code};
+    read_into(op, a);
+    return emit(op, {a});
+  }
+  Operand binary_operation(Code code, Operand a, Operand b) {
+    if (a.kind == Operand::constant && b.kind == Operand::constant)
+      return constant(fold(code, a.value, b.value));
+    // `a op constant` and `constant op a` take the constant as an immediate; + and *
+    // commute (bitwise, in IEEE arithmetic).
+    const bool commutes = code == Code::add || code == Code::multiply;
+    if (a.kind == Operand::constant && commutes) std::swap(a, b);
+    if (b.kind == Operand::constant && code <= Code::power) {
+      Op op{Code(int(Code::add_constant) + int(code) - int(Code::add))};
+      read_into(op, a);
+      op.value = b.value;
+      return emit(op, {a});
+    }
+    if (a.kind == Operand::constant && (code == Code::subtract || code == Code::divide)) {
+      Op op{code == Code::subtract ? Code::constant_subtract : Code::constant_divide};
+      read_into(op, b);
+      op.value = a.value;
+      return emit(op, {b});
+    }
+    // min, max, pow with a constant: the constant goes through a register.
+    a = to_register(a);
+    b = to_register(b);
+    Op op{code};
+    op.a_source = a.source;
+    op.a = a.index;
+    op.b_source = b.source;
+    op.b = b.index;
+    return emit(op, {a, b});
   }
 
   // Guards the recursion against pathological nesting ("((((...", "----...").
@@ -188,64 +228,57 @@ class ExpressionParser {
     ~Nesting() { --parser.nesting_; }
   };
 
-  void sum() {
+  Operand sum() {
     const Nesting guard(*this);
-    product();
+    Operand left = product();
     for (;;) {
-      if (accept('+')) product(), apply_binary(Code::add);
-      else if (accept('-')) product(), apply_binary(Code::subtract);
-      else return;
+      if (accept('+')) left = binary_operation(Code::add, left, product());
+      else if (accept('-')) left = binary_operation(Code::subtract, left, product());
+      else return left;
     }
   }
-  void product() {
-    unary();
+  Operand product() {
+    Operand left = unary();
     for (;;) {
-      if (accept('*')) unary(), apply_binary(Code::multiply);
-      else if (accept('/')) unary(), apply_binary(Code::divide);
-      else return;
+      if (accept('*')) left = binary_operation(Code::multiply, left, unary());
+      else if (accept('/')) left = binary_operation(Code::divide, left, unary());
+      else return left;
     }
   }
-  void unary() {
+  Operand unary() {
     const Nesting guard(*this);
-    if (accept('-')) {
-      unary();
-      apply_unary(Code::negate);
-    } else if (accept('+')) {
-      unary();
-    } else {
-      power();
-    }
+    if (accept('-')) return unary_operation(Code::negate, unary());
+    if (accept('+')) return unary();
+    return power();
   }
-  void power() {
-    primary();
-    if (accept('^')) {
-      unary();  // right-associative, and 2^-1 is allowed
-      apply_binary(Code::power);
-    }
+  Operand power() {
+    const Operand base = primary();
+    if (accept('^')) return binary_operation(Code::power, base, unary());  // 2^-1, 2^3^2
+    return base;
   }
-  void primary() {
+  Operand primary() {
     skip_space();
     if (at_end()) fail(position_, "an operand is missing at the end");
     const std::size_t start = position_;
     const char c = text_[position_];
     if (accept('(')) {
-      sum();
+      const Operand inside = sum();
       if (!accept(')')) fail(position_, "')' expected");
-      return;
+      return inside;
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number(start);
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return name(start);
     fail(start, std::string("unexpected '") + c + "'");
   }
-  void number(std::size_t start) {
+  Operand number(std::size_t start) {
     const char* begin = text_.c_str() + start;
     char* end = nullptr;
     const double value = std::strtod(begin, &end);
     if (end == begin) fail(start, "malformed number");
     position_ = start + std::size_t(end - begin);
-    push_constant(value);
+    return constant(value);
   }
-  void name(std::size_t start) {
+  Operand name(std::size_t start) {
     while (!at_end() && (std::isalnum(static_cast<unsigned char>(text_[position_])) ||
                          text_[position_] == '_'))
       ++position_;
@@ -253,28 +286,29 @@ class ExpressionParser {
     skip_space();
     if (!at_end() && text_[position_] == '(') return call(word, start);
     if (const auto found = scope_.find(word)) {
-      if (found->is_constant) return push_constant(found->value);
-      return push({Code::variable, found->segment, found->offset, 0.0});
+      if (found->is_constant) return constant(found->value);
+      program_.segments = std::max<std::size_t>(program_.segments, found->segment + 1u);
+      return {Operand::variable, std::uint8_t(found->segment + 1), found->offset, 0.0};
     }
-    for (const auto& [constant, value] : kBuiltinConstants)
-      if (word == constant) return push_constant(value);
+    for (const auto& [name, value] : kBuiltinConstants)
+      if (word == name) return constant(value);
     fail(start, "unknown name '" + word + "' (known: " + scope_.known_names() + ")");
   }
-  void call(const std::string& function, std::size_t start) {
+  Operand call(const std::string& function, std::size_t start) {
     accept('(');
     for (const auto& [name, code] : kOneArgument)
       if (function == name) {
-        sum();
+        const Operand argument = sum();
         if (!accept(')')) fail(position_, function + "() takes one argument: ')' expected");
-        return apply_unary(code);
+        return unary_operation(code, argument);
       }
     for (const auto& [name, code] : kTwoArguments)
       if (function == name) {
-        sum();
+        const Operand first = sum();
         if (!accept(',')) fail(position_, function + "() takes two arguments: ',' expected");
-        sum();
+        const Operand second = sum();
         if (!accept(')')) fail(position_, "')' expected");
-        return apply_binary(code);
+        return binary_operation(code, first, second);
       }
     fail(start, "unknown function '" + function +
                     "' (known: exp log log10 sqrt sin cos tan tanh abs min max pow)");
@@ -282,8 +316,8 @@ class ExpressionParser {
 
   const std::string& text_;
   const ExpressionScope& scope_;
-  std::size_t position_ = 0, depth_ = 0, nesting_ = 0;
-  std::vector<Op> program_;
+  std::size_t position_ = 0, nesting_ = 0, registers_in_use_ = 0;
+  detail::ExpressionProgram program_;
 };
 
 Expression Expression::parse(const std::string& text, const ExpressionScope& scope) {
@@ -291,11 +325,10 @@ Expression Expression::parse(const std::string& text, const ExpressionScope& sco
 }
 
 bool Expression::uses(std::size_t segment, std::size_t offset) const {
-  return std::any_of(program_.begin(), program_.end(), [&](const Op& op) {
-    const bool reads = op.code == Code::variable || op.code == Code::add_variable ||
-                       op.code == Code::subtract_variable || op.code == Code::multiply_variable ||
-                       op.code == Code::divide_variable;
-    return reads && op.segment == segment && op.index == offset;
+  const auto source = std::uint8_t(segment + 1);
+  return std::any_of(program_.ops.begin(), program_.ops.end(), [&](const Op& op) {
+    return (detail::reads_a(op.code) && op.a_source == source && op.a == offset) ||
+           (detail::reads_b(op.code) && op.b_source == source && op.b == offset);
   });
 }
 

@@ -39,7 +39,8 @@ bool is_reserved_expression_name(std::string_view name);
 bool is_expression_identifier(std::string_view name);
 
 // The names an expression may use. Segment s holds the variables evaluate_segments()
-// reads from its array s, in order; constants are folded into the program.
+// reads from its array s, in order (at most 7 segments); constants are folded into the
+// program.
 class ExpressionScope {
  public:
   ExpressionScope() = default;
@@ -74,9 +75,6 @@ class ExpressionScope {
 
 class Expression {
  public:
-  // Deepest nesting evaluate() can hold.
-  static constexpr std::size_t kMaxStack = detail::kExpressionStackSize;
-
   // Throws ExpressionError (with the column) on a syntax error or an unknown name; the
   // message of an unknown name lists the known ones.
   static Expression parse(const std::string& text, const ExpressionScope& scope);
@@ -99,16 +97,16 @@ class Expression {
   template <class T>
   T evaluate_segments(const T* const* segments) const {
     T result{};
-    detail::run_expression_program(program_.data(), program_.size(), segments, &result);
+    program_.run(segments, &result);
     return result;
   }
 
-  // The program: it ends by storing the value into output 0.
-  const std::vector<detail::ExpressionOp>& program() const { return program_; }
+  // The compiled program: its last instruction writes the value to output 0.
+  const detail::ExpressionProgram& program() const { return program_; }
 
  private:
   std::string text_;
-  std::vector<detail::ExpressionOp> program_;
+  detail::ExpressionProgram program_;
   friend class ExpressionParser;
 };
 

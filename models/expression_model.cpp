@@ -24,11 +24,8 @@ ExpressionModel::ExpressionModel(std::vector<std::string> states,
       equations_(std::move(equations)) {
   if (equations_.size() != state_names_.size())
     throw std::invalid_argument("an expression model needs one equation per state");
-  for (std::size_t i = 0; i < equations_.size(); ++i) {
-    const auto& program = equations_[i].program();
-    program_.insert(program_.end(), program.begin(), program.end());
-    program_.back().index = std::uint32_t(i);  // the equation's final store: into dydt[i]
-  }
+  for (std::size_t i = 0; i < equations_.size(); ++i)
+    program_.append(equations_[i].program(), std::uint32_t(i));
 }
 
 ExpressionModel ExpressionModel::parse(std::vector<std::string> states,

@@ -56,13 +56,13 @@ class ExpressionModel {
   template <class T>
   void operator()(T t, const T* y, const T* p, T* dydt) const {
     const T* segments[] = {&t, y, p};
-    detail::run_expression_program(program_.data(), program_.size(), segments, dydt);
+    program_.run(segments, dydt);
   }
 
  private:
   std::vector<std::string> state_names_, param_names_;
   std::vector<Expression> equations_;
-  std::vector<detail::ExpressionOp> program_;  // every equation, each storing into dydt[i]
+  detail::ExpressionProgram program_;  // every equation, the last step of each writing dy_i/dt
 };
 
 }  // namespace backsweep
