@@ -2,7 +2,7 @@
 // file defines it) against the C++ Lorenz63, on double and on Dual<double, 8> (what
 // Jacobians, VJPs and tangent solves evaluate). The ratios printed at the end are the
 // cost of defining a model in the config file instead of C++.
-//   build/bench/bench_expression_model --benchmark_min_time=1
+//   build/bench/bench_expression_model --benchmark_min_time=1 --benchmark_repetitions=3
 #include <benchmark/benchmark.h>
 
 #include <array>
@@ -58,8 +58,10 @@ void BM_ConfigDual8(benchmark::State& s) { evaluate_rhs<Dual<double, 8>>(s, conf
 class RatioReporter : public benchmark::ConsoleReporter {
  public:
   void ReportRuns(const std::vector<Run>& runs) override {
+    // One figure per benchmark: its run, or the median of its repetitions.
     for (const Run& run : runs)
-      if (run.run_type == Run::RT_Iteration) seconds_[run.benchmark_name()] = run.GetAdjustedCPUTime();
+      if (run.run_type == Run::RT_Iteration || run.aggregate_name == "median")
+        seconds_[run.run_name.function_name] = run.GetAdjustedCPUTime();
     ConsoleReporter::ReportRuns(runs);
   }
   void print_ratios() const {
