@@ -21,7 +21,7 @@ template <Model M, class Obj>
 struct GradientProblem {
   const M& model;
   const ButcherTableau& tableau;
-  std::vector<double> y0;  // ignored when the objective has an `initial` term
+  std::vector<double> y0;  // values ignored when the objective has an `initial` term
   std::vector<double> p;
   Obj objective;
   // Time span, fixed step or tolerances. The observation times become output times.
@@ -87,14 +87,23 @@ decltype(auto) with_system(const M& model, const Obj& objective, F&& f) {
   }
 }
 
-// The initial state of the system (quadrature 0 appended when there is one).
+// The initial state of the system (quadrature 0 appended when there is one). With an
+// `initial` term it is y0(p), and the tangent lanes of `y0` (not its values) perturb it:
+// a tangent solve seeded on y0 then gives dJ/dy0, the sensitivity to the initial state,
+// as the adjoint's lambda_0 does.
 template <class T, Model M, class Obj>
 std::vector<T> initial_state(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
                              const std::vector<T>& p) {
   const std::size_t n = state_size(problem.model);
   std::vector<T> y(n + (Obj::has_running ? 1 : 0), T(0));
-  if constexpr (Obj::has_initial) problem.objective.initial(p.data(), y.data());
-  else for (std::size_t i = 0; i < n; ++i) y[i] = y0[i];
+  if constexpr (Obj::has_initial) {
+    problem.objective.initial(p.data(), y.data());
+    if constexpr (is_dual_v<T>)
+      for (std::size_t i = 0; i < std::min(n, y0.size()); ++i)
+        for (int k = 0; k < T::lanes; ++k) y[i].d[k] += y0[i].d[k];
+  } else {
+    for (std::size_t i = 0; i < n; ++i) y[i] = y0[i];
+  }
   return y;
 }
 

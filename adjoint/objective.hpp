@@ -7,6 +7,8 @@
 //                (k indexes observation_times; the steps land on them exactly)
 // and optionally an initial state that depends on the parameters:
 //   initial      template <class T> void operator()(const T* p, T* y0) const
+// (dJ/dp then includes the path through y0(p); dJ/dy0 is the sensitivity to a
+// perturbation of that initial state).
 // Leave a term as NoTerm to omit it.
 #include <cstddef>
 #include <type_traits>

@@ -1,6 +1,5 @@
 #include "apps/gradient_command.hpp"
 
-#include <array>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -14,15 +13,16 @@
 #include "io/config_error.hpp"
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
-#include "models/builtin/registry.hpp"
+#include "io/visit_model.hpp"
 
 namespace backsweep::apps {
 
 const char* const kGradientHelp = R"(Config keys read by gradient, besides those of simulate (see docs/config.md):
-  [objective]    terminal    expression of t, states, parameters at time.end
+  [objective]    terminal    expression of t, states, parameters, constants at time.end
                  integral    running cost, integrated over [start, end] by the same method
   [[objective.observation]]  time = 0.5, formula = "(x - 1.2)^2"  (repeatable)
-  [gradient]     parameters  names to report (default: all)
+  [gradient]     parameters  names to report (default: all); dJ/dp includes the path
+                             through [initial] expressions of the parameters
                  initial     also dJ/d(initial state) (default true)
                  mode        auto | adjoint | tangent (auto: tangent when there are at
                              most 3 derivatives to take, else adjoint)
@@ -40,44 +40,44 @@ Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {
 
-// Objective terms from the config's expressions; variables are t, states, parameters.
-struct Terms {
-  const GradientConfig* config;
-  std::size_t n, np;
-  template <class T>
-  T evaluate(const Expression& e, T t, const T* y, const T* p) const {
-    std::array<T, Expression::kMaxStack> v;
-    v[0] = t;
-    for (std::size_t i = 0; i < n; ++i) v[1 + i] = y[i];
-    for (std::size_t j = 0; j < np; ++j) v[1 + n + j] = p[j];
-    return e.evaluate(v.data());
-  }
-};
+// Objective terms from the config's expressions of (t, y, p).
 struct TerminalTerm {
-  Terms terms;
+  const GradientConfig* config;
   template <class T>
   T operator()(const T* y, const T* p) const {
-    const auto& e = terms.config->terminal;
-    return e ? terms.evaluate(*e, T(terms.config->simulate.integrate.t1), y, p) : T(0);
+    const auto& e = config->terminal;
+    return e ? evaluate_at(*e, T(config->simulate.integrate.t1), y, p) : T(0);
   }
 };
 struct RunningTerm {
-  Terms terms;
+  const GradientConfig* config;
   template <class T>
   T operator()(T t, const T* y, const T* p) const {
-    const auto& e = terms.config->integral;
-    return e ? terms.evaluate(*e, t, y, p) : T(0);
+    const auto& e = config->integral;
+    return e ? evaluate_at(*e, t, y, p) : T(0);
   }
 };
 struct ObservationTerm_ {
-  Terms terms;
+  const GradientConfig* config;
   template <class T>
   T operator()(std::size_t k, const T* y, const T* p) const {
-    const auto& o = terms.config->observations[k];
-    return terms.evaluate(o.formula, T(o.time), y, p);
+    const auto& o = config->observations[k];
+    return evaluate_at(o.formula, T(o.time), y, p);
   }
 };
-using ConfigObjective = Objective<TerminalTerm, RunningTerm, ObservationTerm_>;
+// The initial state: [initial] numbers, or expressions of the parameters, through which
+// dJ/dp then flows too.
+struct InitialTerm {
+  const SimulateConfig* config;
+  template <class T>
+  void operator()(const T* p, T* y0) const {
+    for (std::size_t i = 0; i < config->initial_state.size(); ++i) {
+      const auto& e = config->initial_expressions[i];
+      y0[i] = e ? e->evaluate(p) : T(config->initial_state[i]);
+    }
+  }
+};
+using ConfigObjective = Objective<TerminalTerm, RunningTerm, ObservationTerm_, InitialTerm>;
 
 nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nullptr; }
 
@@ -128,11 +128,7 @@ int run_gradient(const std::string& config_path, bool json) {
     return kExitBadInput;
   }
   const SimulateConfig& sim = config.simulate;
-  const std::size_t n = sim.state_names.size(), np = sim.parameter_names.size();
-  if (1 + n + np > Expression::kMaxStack) {
-    std::cerr << "error: " << config_path << ": too many states and parameters for expressions\n";
-    return kExitBadInput;
-  }
+  const std::size_t n = sim.state_names.size();
   const std::size_t columns = config.parameters.size() + (config.initial ? n : 0);
   const std::string mode =
       config.mode != "auto" ? config.mode : (columns <= 3 ? "tangent" : "adjoint");
@@ -159,10 +155,9 @@ int run_gradient(const std::string& config_path, bool json) {
                                        (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
 
   GradientResult<double> result;
-  models::visit_builtin_model(sim.model, [&](const auto& model) {
+  visit_model(sim, [&](const auto& model) {
     using M = std::remove_cvref_t<decltype(model)>;
-    const Terms terms{&config, n, np};
-    ConfigObjective objective{{terms}, {terms}, {terms}, {}, {}};
+    ConfigObjective objective{{&config}, {&config}, {&config}, {}, {&sim}};
     for (const auto& o : config.observations) objective.observation_times.push_back(o.time);
     const GradientProblem<M, ConfigObjective> problem{model, *find_tableau(sim.method),
                                                       sim.initial_state, sim.parameters,

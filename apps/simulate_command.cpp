@@ -9,7 +9,7 @@
 #include "io/config_error.hpp"
 #include "io/simulate_config.hpp"
 #include "io/trajectory.hpp"
-#include "models/builtin/registry.hpp"
+#include "io/visit_model.hpp"
 #include "solvers/explicit_rk.hpp"
 #include "solvers/integrate.hpp"
 
@@ -18,8 +18,17 @@ namespace backsweep::apps {
 const char* const kSimulateHelp = R"(Config keys read by simulate (see docs/config.md):
   [model]       name        built-in model: lorenz63 van_der_pol lotka_volterra
                             harmonic_oscillator robertson
-  [parameters]  <name> = v  parameter values by name (defaults: the model's standard ones)
-  [initial]     <name> = v  initial state by name (defaults: the model's standard one)
+                or a model defined here (no name then):
+                states      state names, e.g. ["S", "I", "R"]
+                parameters  parameter names, e.g. ["beta", "gamma"]
+  [model.equations] <state> = "expr"  one right-hand side per state, e.g. "gamma*I":
+                            an expression of t, the states, parameters and constants
+  [model.constants] <name> = v  named numbers for every expression (besides pi and e)
+  [parameters]  <name> = v  parameter values by name (defaults: a built-in model's
+                            standard ones; a defined model needs every one)
+  [initial]     <name> = v  initial state by name: a number, or an expression of the
+                            parameters and constants such as "N - i0" (defaults: a
+                            built-in model's standard one; a defined model needs every one)
   [time]        start       start time (default 0)
                 end         end time (required, > start)
                 output      times written out, strictly increasing, hit exactly
@@ -67,7 +76,7 @@ int run_simulate(const std::string& config_path, bool json) {
   trajectory.parameter_names = config.parameter_names;
   trajectory.parameters = config.parameters;
   IntegrateResult result;
-  models::visit_builtin_model(config.model, [&](const auto& model) {
+  visit_model(config, [&](const auto& model) {
     ExplicitRK stepper(model, *find_tableau(config.method));
     std::vector<double> y = config.initial_state;
     result = integrate(stepper, y.data(), config.parameters.data(), config.integrate,

@@ -4,34 +4,23 @@
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "io/detail/config_sections.hpp"
+#include "io/detail/expression_reader.hpp"
 
 namespace backsweep {
 
 namespace {
 
+using detail::read_expression;
 using detail::TomlSection;
-
-// Parses section.key as an expression; errors point at the column inside the string.
-Expression read_expression(const TomlSection& section, std::string_view key,
-                           const std::vector<std::string>& variables) {
-  const std::string text = section.string(key, "");
-  try {
-    return Expression::parse(text, variables);
-  } catch (const ExpressionError& error) {
-    SourcePosition where = section.position(key);
-    where.column += error.column();  // past the opening quote
-    throw ConfigError(where, section.key_name(key), error.what());
-  }
-}
 
 void read_objective(const TomlSection& root, GradientConfig& config) {
   const auto objective = root.subsection("objective");
   if (!objective) root.fail("objective", "the [objective] section is required by gradient");
   objective->reject_unknown_keys({"terminal", "integral", "observation"});
   if (objective->has("terminal"))
-    config.terminal = read_expression(*objective, "terminal", config.variables);
+    config.terminal = read_expression(*objective, "terminal", config.scope);
   if (objective->has("integral"))
-    config.integral = read_expression(*objective, "integral", config.variables);
+    config.integral = read_expression(*objective, "integral", config.scope);
   if (const toml::node* node = objective->table().get("observation")) {
     const toml::array* list = node->as_array();
     if (!list || !list->is_array_of_tables())
@@ -43,7 +32,7 @@ void read_objective(const TomlSection& root, GradientConfig& config) {
       const IntegrateOptions& span = config.simulate.integrate;
       if (t < span.t0 || t > span.t1) entry.fail("time", "lies outside [time.start, time.end]");
       if (!entry.has("formula")) entry.fail("formula", "is required");
-      config.observations.push_back({t, read_expression(entry, "formula", config.variables)});
+      config.observations.push_back({t, read_expression(entry, "formula", config.scope)});
     }
     std::stable_sort(config.observations.begin(), config.observations.end(),
                      [](const auto& a, const auto& b) { return a.time < b.time; });
@@ -126,9 +115,7 @@ GradientConfig load_gradient_config(const std::string& path) {
   const TomlSection root(document, path, "");
   GradientConfig config;
   config.simulate = detail::read_simulate_sections(root);
-  config.variables.push_back("t");
-  for (const auto& name : config.simulate.state_names) config.variables.push_back(name);
-  for (const auto& name : config.simulate.parameter_names) config.variables.push_back(name);
+  config.scope = expression_scope(config.simulate);
   read_objective(root, config);
   read_gradient(root, config);
   read_checkpointing(root, config);

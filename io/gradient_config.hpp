@@ -1,7 +1,8 @@
 #pragma once
 // What `gradient` reads: the simulate sections plus [objective], [gradient] and
-// [checkpointing], [monitor] (docs/config.md). Objective terms are expressions of t, the states and
-// the parameters, parsed here so that their errors point into the file.
+// [checkpointing], [monitor] (docs/config.md). Objective terms are expressions of t, the
+// states, the parameters and the constants, parsed here so that their errors point into
+// the file.
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -20,8 +21,9 @@ struct ObservationTerm {
 
 struct GradientConfig {
   SimulateConfig simulate;
-  // Variables of every expression, in this order: t, states, parameters.
-  std::vector<std::string> variables;
+  // The names objective expressions may use (t, states, parameters, constants);
+  // evaluate them with evaluate_at(expression, t, y, p).
+  ExpressionScope scope;
   std::optional<Expression> terminal, integral;
   std::vector<ObservationTerm> observations;  // sorted by time
   std::vector<std::size_t> parameters;        // indices reported; default all

@@ -4,7 +4,7 @@
 #include <cmath>
 
 #include "io/detail/config_sections.hpp"
-#include "models/builtin/registry.hpp"
+#include "io/detail/model_sections.hpp"
 #include "solvers/butcher_tableau.hpp"
 
 namespace backsweep {
@@ -24,35 +24,6 @@ const std::initializer_list<std::string_view> kSections = {
     "model",        "parameters", "initial", "time",  "solver",      "objective",
     "gradient",     "checkpointing", "output", "estimate", "observables", "data",
     "experiments",  "noise",      "optimizer", "lyapunov", "monitor"};
-
-void read_model(const TomlSection& root, SimulateConfig& config) {
-  const auto model = root.subsection("model");
-  if (!model) root.fail("model", "the [model] section is required");
-  model->reject_unknown_keys({"name"});
-  if (!model->has("name")) model->fail("name", "is required");
-  config.model = model->string("name", "");
-  const bool found = models::visit_builtin_model(config.model, [&](const auto& m) {
-    config.state_names.assign(m.state_names.begin(), m.state_names.end());
-    config.parameter_names.assign(m.param_names.begin(), m.param_names.end());
-    config.parameters.assign(m.default_params.begin(), m.default_params.end());
-    config.initial_state.assign(m.default_initial.begin(), m.default_initial.end());
-  });
-  if (!found)
-    model->fail("name", "unknown model '" + config.model +
-                            "' (built-in models: " + joined(models::builtin_model_names) + ")");
-}
-
-// Overrides `values` from a table of name = number, rejecting unknown names.
-void read_named_values(const TomlSection& section, const std::vector<std::string>& names,
-                       std::vector<double>& values, const char* what) {
-  for (auto&& [key, node] : section.table()) {
-    const auto it = std::find(names.begin(), names.end(), key.str());
-    if (it == names.end())
-      section.fail(key.str(), std::string("unknown ") + what + " (this model has: " +
-                                  joined(names) + ")");
-    values[std::size_t(it - names.begin())] = section.required_number(key.str());
-  }
-}
 
 void read_time(const TomlSection& root, SimulateConfig& config) {
   const auto time = root.subsection("time");
@@ -125,6 +96,10 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
 
 }  // namespace
 
+ExpressionScope expression_scope(const SimulateConfig& config) {
+  return model_scope(config.state_names, config.parameter_names, config.constants);
+}
+
 SimulateConfig load_simulate_config(const std::string& path) {
   const toml::table document = detail::parse_toml_file(path);
   return detail::read_simulate_sections(TomlSection(document, path, ""));
@@ -136,11 +111,8 @@ SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
   reject_unknown_sections(root);
   SimulateConfig config;
   config.file = root.position("").file;
-  read_model(root, config);
-  if (auto parameters = root.subsection("parameters"))
-    read_named_values(*parameters, config.parameter_names, config.parameters, "parameter");
-  if (auto initial = root.subsection("initial"))
-    read_named_values(*initial, config.state_names, config.initial_state, "state");
+  detail::read_model_section(root, config);
+  detail::read_parameters_and_initial(root, config);
   read_time(root, config);
   read_solver(root, config);
   config.output_dir = "out";

@@ -1,18 +1,29 @@
 #pragma once
 // The part of a backsweep config file that `simulate` reads: [model], [parameters],
 // [initial], [time], [solver], [output] (docs/config.md documents every key).
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "models/expression_model.hpp"
 #include "solvers/integrate_options.hpp"
 
 namespace backsweep {
 
 struct SimulateConfig {
   std::string file;                    // the config file it came from
-  std::string model;                   // built-in model name
+  // The built-in model's name, or "expression" for a model whose equations the file
+  // defines (then expression_model is set).
+  std::string model;
+  std::shared_ptr<const ExpressionModel> expression_model;
   std::vector<std::string> state_names, parameter_names;
+  std::vector<NamedConstant> constants;  // [model.constants], usable in every expression
   std::vector<double> parameters, initial_state;
+  // Per state: the [initial] expression of the parameters it came from (evaluate it
+  // with the parameter values), or nothing where it was a number. initial_state holds
+  // the values at `parameters`.
+  std::vector<std::optional<Expression>> initial_expressions;
   std::string method;                  // a tableau name, see find_tableau
   IntegrateOptions integrate;
   std::string output_dir;              // relative to the working directory
@@ -20,5 +31,9 @@ struct SimulateConfig {
 
 // Reads and validates a config file. Throws ConfigError (file, line, key) on any problem.
 SimulateConfig load_simulate_config(const std::string& path);
+
+// The names expressions of (t, y, p) in this config may use (objective terms; the
+// equations of a defined model): t, the states, the parameters and the constants.
+ExpressionScope expression_scope(const SimulateConfig& config);
 
 }  // namespace backsweep

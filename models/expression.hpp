@@ -1,20 +1,25 @@
 #pragma once
 // Expressions written in config files ("alpha*x - beta*x*y"), parsed once into a compact
 // postfix program and evaluated generically over the scalar type, so Dual derivatives,
-// adjoints and Jacobians work on them exactly as on C++ code.
+// adjoints and Jacobians work on them exactly as on C++ code. Evaluation never
+// allocates.
 //
 // Syntax: numbers, names, + - * / ^ (right-associative), unary minus, parentheses,
 // exp log log10 sqrt sin cos tan tanh abs (one argument), min max pow (two), and the
-// constants pi and e. Variables are named when parsing; evaluate() takes their values
-// in that order.
-#include <array>
-#include <cmath>
+// constants pi and e. The names an expression may use are declared in an
+// ExpressionScope: variables in segments (each evaluated from its own array, so a
+// right-hand side reads t, y and p where they lie) and named constants.
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
 #include <vector>
 
-#include "models/dual.hpp"
+#include "models/detail/expression_program.hpp"
 
 namespace backsweep {
 
@@ -28,86 +33,80 @@ class ExpressionError : public std::runtime_error {
   std::size_t column_;
 };
 
-class Expression {
+// Whether `name` is a function or built-in constant of the expression syntax (sin, pi).
+bool is_reserved_expression_name(std::string_view name);
+// Whether `name` can be written in an expression: a letter or '_', then letters, digits, '_'.
+bool is_expression_identifier(std::string_view name);
+
+// The names an expression may use. Segment s holds the variables evaluate_segments()
+// reads from its array s, in order (at most 7 segments); constants are folded into the
+// program.
+class ExpressionScope {
  public:
-  static constexpr std::size_t kMaxStack = 64;
+  ExpressionScope() = default;
+  // One segment: the variables of evaluate(const T*).
+  explicit ExpressionScope(const std::vector<std::string>& variables) { add_segment(variables); }
 
-  // Throws ExpressionError (with the column) on a syntax error or an unknown name; the
-  // message of an unknown name lists the known ones.
-  static Expression parse(const std::string& text, const std::vector<std::string>& variables);
+  // Why `name` cannot be declared here (not an identifier, reserved, already declared),
+  // or nothing when it can.
+  std::optional<std::string> problem_with(std::string_view name) const;
 
-  const std::string& text() const { return text_; }
-  // Whether variable i occurs in the expression.
-  bool uses(std::size_t variable) const;
+  // Both throw std::invalid_argument with problem_with()'s reason for a bad name.
+  void add_segment(const std::vector<std::string>& names);
+  void add_constant(const std::string& name, double value);
 
-  template <class T>
-  T evaluate(const T* variables) const {
-    using std::abs, std::cos, std::exp, std::log, std::log10, std::pow, std::sin, std::sqrt,
-        std::tan, std::tanh;
-    std::array<T, kMaxStack> stack;
-    std::size_t top = 0;
-    for (const Op& op : program_) {
-      switch (op.code) {
-        case Code::constant: stack[top++] = T(op.value); break;
-        case Code::variable: stack[top++] = variables[op.index]; break;
-        case Code::negate: stack[top - 1] = -stack[top - 1]; break;
-        case Code::add: --top; stack[top - 1] = stack[top - 1] + stack[top]; break;
-        case Code::subtract: --top; stack[top - 1] = stack[top - 1] - stack[top]; break;
-        case Code::multiply: --top; stack[top - 1] = stack[top - 1] * stack[top]; break;
-        case Code::divide: --top; stack[top - 1] = stack[top - 1] / stack[top]; break;
-        case Code::power: --top; stack[top - 1] = power(stack[top - 1], stack[top]); break;
-        case Code::min: --top; if (stack[top] < stack[top - 1]) stack[top - 1] = stack[top]; break;
-        case Code::max: --top; if (stack[top - 1] < stack[top]) stack[top - 1] = stack[top]; break;
-        case Code::exp: stack[top - 1] = exp(stack[top - 1]); break;
-        case Code::log: stack[top - 1] = log(stack[top - 1]); break;
-        case Code::log10: stack[top - 1] = log10(stack[top - 1]); break;
-        case Code::sqrt: stack[top - 1] = sqrt(stack[top - 1]); break;
-        case Code::sin: stack[top - 1] = sin(stack[top - 1]); break;
-        case Code::cos: stack[top - 1] = cos(stack[top - 1]); break;
-        case Code::tan: stack[top - 1] = tan(stack[top - 1]); break;
-        case Code::tanh: stack[top - 1] = tanh(stack[top - 1]); break;
-        case Code::abs: stack[top - 1] = abs(stack[top - 1]); break;
-      }
-    }
-    return stack[0];
-  }
-
-  enum class Code {
-    constant, variable, negate, add, subtract, multiply, divide, power, min, max,
-    exp, log, log10, sqrt, sin, cos, tan, tanh, abs
+  struct Name {
+    bool is_constant;
+    std::uint8_t segment;
+    std::uint32_t offset;
+    double value;
   };
-  struct Op {
-    Code code;
-    std::size_t index = 0;  // variable
-    double value = 0.0;     // constant
-  };
+  std::optional<Name> find(std::string_view name) const;
+  std::size_t segment_count() const { return segment_sizes_.size(); }
+  // "t, x, y, alpha, pi, e": what an unknown-name error lists.
+  std::string known_names() const;
 
  private:
-  // x^y: an integer constant exponent stays exact and finite for negative bases.
-  template <class T>
-  static T power(const T& x, const T& y) {
-    using std::pow;
-    const double exponent = value_of(y);
-    if (detail_is_constant(y) && exponent == std::round(exponent) && std::abs(exponent) <= 16) {
-      T result(1);
-      for (int k = 0; k < int(std::abs(exponent)); ++k) result = result * x;
-      return exponent < 0 ? T(1) / result : result;
-    }
-    return pow(x, y);
-  }
-  template <class T>
-  static bool detail_is_constant(const T& y) {
-    if constexpr (is_dual_v<T>) {
-      for (int i = 0; i < T::lanes; ++i)
-        if (!detail::is_exact_zero(y.d[i])) return false;
-      return detail_is_constant(y.v);
-    } else {
-      return true;
-    }
+  void declare(const std::string& name, Name meaning);
+  std::unordered_map<std::string, Name> names_;
+  std::vector<std::string> order_;  // declaration order, for messages
+  std::vector<std::size_t> segment_sizes_;
+};
+
+class Expression {
+ public:
+  // Throws ExpressionError (with the column) on a syntax error or an unknown name; the
+  // message of an unknown name lists the known ones.
+  static Expression parse(const std::string& text, const ExpressionScope& scope);
+  // The variables form one segment: evaluate(values) takes them in this order.
+  static Expression parse(const std::string& text, const std::vector<std::string>& variables) {
+    return parse(text, ExpressionScope(variables));
   }
 
+  const std::string& text() const { return text_; }
+  // Whether variable `offset` of segment `segment` occurs in the expression.
+  bool uses(std::size_t segment, std::size_t offset) const;
+  bool uses(std::size_t variable) const { return uses(0, variable); }
+
+  // The value for variables in one array (a one-segment scope).
+  template <class T>
+  T evaluate(const T* variables) const {
+    return evaluate_segments(&variables);
+  }
+  // The value for variables in segments[0], segments[1], ... as declared in the scope.
+  template <class T>
+  T evaluate_segments(const T* const* segments) const {
+    T result{};
+    program_.run(segments, &result);
+    return result;
+  }
+
+  // The compiled program: its last instruction writes the value to output 0.
+  const detail::ExpressionProgram& program() const { return program_; }
+
+ private:
   std::string text_;
-  std::vector<Op> program_;
+  detail::ExpressionProgram program_;
   friend class ExpressionParser;
 };
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the main examples: Lorenz-63 simulated from
 # examples/lorenz63.toml (written to out/lorenz63/trajectory.{csv,h5}), then the gradient
-# of an objective of it by the discrete adjoint with revolve checkpointing.
+# of an objective of it by the discrete adjoint with revolve checkpointing; and an SIR
+# model defined in examples/sir.toml, simulated and differentiated.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 build/apps/backsweep simulate examples/lorenz63.toml
 build/apps/backsweep gradient examples/lorenz63_gradient.toml
+build/apps/backsweep simulate examples/sir.toml
+build/apps/backsweep gradient examples/sir.toml

@@ -94,6 +94,34 @@ std::vector<double> TomlSection::number_array(std::string_view key) const {
   return values;
 }
 
+std::optional<std::vector<std::string>> TomlSection::string_array(std::string_view key) const {
+  const toml::node* node = table_.get(key);
+  if (!node) return std::nullopt;
+  const toml::array* array = node->as_array();
+  if (!array) fail(key, "must be an array of strings");
+  std::vector<std::string> values;
+  for (const toml::node& item : *array) {
+    if (!item.is_string()) fail_entry(key, values.size(), "must be a string");
+    values.push_back(item.as_string()->get());
+  }
+  return values;
+}
+
+void TomlSection::fail_at_key(std::string_view key, const std::string& problem) const {
+  const auto it = table_.find(key);
+  if (it == table_.end()) fail(key, problem);
+  throw ConfigError(position_of(it->first.source(), file_), key_name(key), problem);
+}
+
+void TomlSection::fail_entry(std::string_view key, std::size_t index,
+                             const std::string& problem) const {
+  const toml::array* array = table_.get(key) ? table_.get(key)->as_array() : nullptr;
+  const SourcePosition where = array && index < array->size()
+                                   ? position_of((*array)[index].source(), file_)
+                                   : position(key);
+  throw ConfigError(where, key_name(key), "entry " + std::to_string(index + 1) + ": " + problem);
+}
+
 std::optional<TomlSection> TomlSection::subsection(std::string_view key) const {
   const toml::node* node = table_.get(key);
   if (!node) return std::nullopt;

@@ -30,12 +30,19 @@ class TomlSection {
   std::size_t count(std::string_view key, std::size_t fallback) const;  // integer >= 0
   std::string string(std::string_view key, std::string_view fallback) const;
   std::vector<double> number_array(std::string_view key) const;
+  // An array of strings; std::nullopt when absent.
+  std::optional<std::vector<std::string>> string_array(std::string_view key) const;
   std::optional<TomlSection> subsection(std::string_view key) const;
 
   // The full key name ("solver.rtol") and position of `key` (of the table if absent).
   std::string key_name(std::string_view key) const;
   SourcePosition position(std::string_view key) const;
   [[noreturn]] void fail(std::string_view key, const std::string& problem) const;
+  // Fails pointing at the name of `key` rather than at its value (a bad name).
+  [[noreturn]] void fail_at_key(std::string_view key, const std::string& problem) const;
+  // Fails at entry `index` (0-based) of the array `key`.
+  [[noreturn]] void fail_entry(std::string_view key, std::size_t index,
+                               const std::string& problem) const;
 
  private:
   const toml::table& table_;

@@ -168,6 +168,11 @@ TEST_CASE("the gradient flows through an initial state that depends on the param
   const GradientCheckReport check = check_gradient(problem, 1e-12, 1e-6);
   CAPTURE(check.message);
   CHECK(check.ok);
+  // dJ/dy0 is the sensitivity to the initial state in both modes.
+  const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
+  const auto tangent = tangent_gradient(problem);
+  CHECK(std::abs(adjoint.dJ_dy0[0]) > 1e-3);
+  CHECK(relative_difference(adjoint.dJ_dy0, tangent.dJ_dy0) <= 1e-12);
 }
 
 TEST_CASE("Hessian-vector products match finite differences of gradients") {

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
+#include <sstream>
 #include <string>
 
 #include <hdf5.h>
@@ -144,6 +146,47 @@ double read_attribute(hid_t location, const char* name) {
   return value;
 }
 
+// SIR defined in the config, its initial state an expression of the parameter i0.
+std::string sir_gradient_config(double beta, double i0, const std::string& mode) {
+  std::ostringstream text;
+  text << std::setprecision(17) << R"([model]
+states     = ["S", "I", "R"]
+parameters = ["beta", "gamma", "i0"]
+[model.constants]
+N = 1000
+[model.equations]
+S = "-beta*S*I/N"
+I = "beta*S*I/N - gamma*I"
+R = "gamma*I"
+[parameters]
+beta  = )" << beta << R"(
+gamma = 0.1
+i0    = )" << i0 << R"(
+[initial]
+S = "N - i0"
+I = "i0"
+R = 0
+[time]
+end = 30
+[solver]
+method = "rk4"
+step   = 0.05
+[objective]
+terminal = "R/N"
+integral = "(I/N)^2"
+[gradient]
+mode = ")" << mode << "\"\n";
+  return text.str();
+}
+
+nlohmann::json run_sir(double beta, double i0, const std::string& mode) {
+  const CliRun result =
+      run("gradient --json " + write_config("sir.toml", sir_gradient_config(beta, i0, mode)).string());
+  CAPTURE(result.err);
+  REQUIRE(result.exit_code == 0);
+  return nlohmann::json::parse(result.out);
+}
+
 }  // namespace
 
 TEST_CASE("gradient: the growth monitor flags Lorenz-63 over 20 time units, not over 1") {
@@ -214,4 +257,35 @@ TEST_CASE("gradient: float32 checkpoints and monitor thresholds from the config"
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("bad.toml:18:13: key 'monitor.tolerance': must lie between 0 and 1") != std::string::npos);
   CHECK(!fs::exists(scratch() / "out/gradient.h5.tmp"));
+}
+
+TEST_CASE("gradient of a model defined in the config, through its initial expressions") {
+  const double beta = 0.3, i0 = 5.0;
+  const auto adjoint = run_sir(beta, i0, "adjoint");
+  const auto tangent = run_sir(beta, i0, "tangent");
+  CHECK(adjoint["objective"].get<double>() ==
+        doctest::Approx(tangent["objective"].get<double>()).epsilon(1e-14));
+  for (const char* group : {"parameters", "initial"}) {
+    REQUIRE(adjoint["gradient"][group].size() == 3);
+    for (auto& [name, value] : adjoint["gradient"][group].items()) {
+      CAPTURE(name);
+      CHECK(value.get<double>() ==
+            doctest::Approx(tangent["gradient"][group][name].get<double>()).epsilon(1e-11));
+    }
+  }
+  // Central differences of the objective the CLI prints: dJ/di0 includes the path
+  // through S(0) = N - i0 and I(0) = i0.
+  auto objective = [&](double b, double i) { return run_sir(b, i, "adjoint")["objective"].get<double>(); };
+  const double hb = 1e-6, hi = 1e-4;
+  const double fd_beta = (objective(beta + hb, i0) - objective(beta - hb, i0)) / (2 * hb);
+  const double fd_i0 = (objective(beta, i0 + hi) - objective(beta, i0 - hi)) / (2 * hi);
+  const auto& dp = adjoint["gradient"]["parameters"];
+  CHECK(dp["beta"].get<double>() == doctest::Approx(fd_beta).epsilon(1e-6));
+  CHECK(dp["i0"].get<double>() == doctest::Approx(fd_i0).epsilon(1e-6));
+  // Without the initial path dJ/di0 would be 0 (i0 is in no equation); with it, it is
+  // dJ/dI(0) - dJ/dS(0).
+  const auto& dy0 = adjoint["gradient"]["initial"];
+  CHECK(dp["i0"].get<double>() ==
+        doctest::Approx(dy0["I"].get<double>() - dy0["S"].get<double>()).epsilon(1e-12));
+  CHECK(std::abs(dp["i0"].get<double>()) > 1e-4);
 }

@@ -145,6 +145,71 @@ TEST_CASE("a failed run exits 1 and leaves the earlier outputs intact") {
 TEST_CASE("--help documents the config keys") {
   const CliRun result = run("simulate --help");
   CHECK(result.exit_code == 0);
-  for (const char* key : {"method", "step", "rtol", "atol", "max_steps", "output_step", "dir"})
+  for (const char* key : {"method", "step", "rtol", "atol", "max_steps", "output_step", "dir",
+                          "states", "equations", "constants"})
     CHECK(result.out.find(key) != std::string::npos);
+}
+
+TEST_CASE("a model defined in the config file: SIR, and Lotka-Volterra against the built-in") {
+  const std::string sir = R"([model]
+states     = ["S", "I", "R"]
+parameters = ["beta", "gamma"]
+[model.constants]
+N = 1000
+[model.equations]
+S = "-beta*S*I/N"
+I = "beta*S*I/N - gamma*I"
+R = "gamma*I"
+[parameters]
+beta  = 0.3
+gamma = 0.1
+[initial]
+S = "N - 1"
+I = 1
+R = 0
+[time]
+end = 60
+output_step = 10
+[solver]
+method = "dopri5"
+rtol = 1e-10
+atol = 1e-10
+[output]
+dir = "sir"
+)";
+  const CliRun result = run("simulate " + write_config("sir.toml", sir).string() + " --json");
+  CAPTURE(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  const std::vector<double> S = json["states"]["S"], I = json["states"]["I"],
+                            R = json["states"]["R"];
+  REQUIRE(S.size() == 7);
+  for (std::size_t k = 0; k < S.size(); ++k)  // the population is conserved
+    CHECK(S[k] + I[k] + R[k] == doctest::Approx(1000.0).epsilon(1e-12));
+  CHECK(S[0] == 999.0);
+  CHECK(S.back() < 500.0);  // R0 = 3: most are infected by t = 60
+  CHECK(slurp(scratch() / "sir" / "trajectory.csv").rfind("time,S,I,R\n", 0) == 0);
+
+  // The same equations as the built-in model give the same trajectory to the last bit.
+  const std::string tail = "[time]\nend = 3\noutput = [1, 2, 3]\n[solver]\nmethod = \"tsit5\"\n";
+  const CliRun builtin = run("simulate --json " +
+                             write_config("lv_builtin.toml", "[model]\nname = \"lotka_volterra\"\n" + tail).string());
+  const CliRun defined = run(
+      "simulate --json " +
+      write_config("lv_defined.toml",
+                   "[model]\nstates = [\"x\", \"y\"]\nparameters = [\"alpha\", \"beta\", \"gamma\", \"delta\"]\n"
+                   "[model.equations]\nx = \"alpha*x - beta*x*y\"\ny = \"delta*x*y - gamma*y\"\n"
+                   "[parameters]\nalpha = 1.5\nbeta = 1\ngamma = 3\ndelta = 1\n[initial]\nx = 1\ny = 1\n" + tail)
+          .string());
+  REQUIRE(builtin.exit_code == 0);
+  REQUIRE(defined.exit_code == 0);
+  CHECK(nlohmann::json::parse(defined.out) == nlohmann::json::parse(builtin.out));
+
+  // A bad equation: exit 2, with the column inside the expression.
+  std::string bad = sir;
+  bad.replace(bad.find("R = \"gamma*I\""), 13, "R = \"gamma*J\"");
+  const CliRun failed = run("simulate " + write_config("bad_sir.toml", bad).string());
+  CHECK(failed.exit_code == 2);
+  CHECK(failed.err.find("bad_sir.toml:9:12: key 'model.equations.R': unknown name 'J'") !=
+        std::string::npos);
 }

@@ -1,0 +1,26 @@
+#pragma once
+// visit_model: calls a generic visitor with the model a config names, built-in (a C++
+// type of its own) or defined by equations in the file (ExpressionModel), so a command
+// is written once for both.
+#include <stdexcept>
+#include <utility>
+
+#include "io/simulate_config.hpp"
+#include "models/builtin/registry.hpp"
+#include "models/expression_model.hpp"
+
+namespace backsweep {
+
+// visitor(model) with a `const M&` for some Model M. The config must come from
+// load_simulate_config (which has checked the built-in name).
+template <class Visitor>
+void visit_model(const SimulateConfig& config, Visitor&& visitor) {
+  if (config.expression_model) {
+    visitor(*config.expression_model);
+    return;
+  }
+  if (!models::visit_builtin_model(config.model, visitor))
+    throw std::logic_error("visit_model: no built-in model called '" + config.model + "'");
+}
+
+}  // namespace backsweep
