@@ -10,7 +10,9 @@
 #include "adjoint/forward_tangent.hpp"
 #include "adjoint/schedule_executor.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/fit_command.hpp"
 #include "io/config_error.hpp"
+#include "io/fit_config.hpp"
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
 #include "io/visit_model.hpp"
@@ -34,6 +36,8 @@ const char* const kGradientHelp = R"(Config keys read by gradient, besides those
                              of the adjoint beyond 1/tolerance is chaotic_divergence
                  growing_amplification  growth beyond this is `growing` (default 10)
                  windows     windows of the robust growth-rate fit (default 32)
+A fit config ([data] and no [objective], see fit --help) gives the negative
+log-likelihood and its gradient for the estimated parameters, in scaled and linear space.
 Prints the objective and gradient (--json: one JSON object on stdout), warns on stderr
 when the adjoint grows, and writes <output.dir>/gradient.h5.
 Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
@@ -120,6 +124,7 @@ nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string&
 }  // namespace
 
 int run_gradient(const std::string& config_path, bool json) {
+  if (is_fit_config(config_path)) return run_fit_gradient(config_path, json);
   GradientConfig config;
   try {
     config = load_gradient_config(config_path);

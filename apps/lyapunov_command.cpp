@@ -9,7 +9,7 @@
 #include "io/config_error.hpp"
 #include "io/lyapunov_config.hpp"
 #include "io/lyapunov_output.hpp"
-#include "models/builtin/registry.hpp"
+#include "io/visit_model.hpp"
 
 namespace backsweep::apps {
 
@@ -35,7 +35,7 @@ int run_lyapunov(const std::string& config_path, bool json) {
   }
   const SimulateConfig& sim = config.simulate;
   LyapunovResult result;
-  models::visit_builtin_model(sim.model, [&](const auto& model) {
+  visit_model(sim, [&](const auto& model) {
     result = lyapunov_spectrum(model, *find_tableau(sim.method), sim.initial_state,
                                sim.parameters, config.options);
   });

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "apps/exit_codes.hpp"
+#include "apps/fit_command.hpp"
 #include "apps/gradient_command.hpp"
 #include "apps/lyapunov_command.hpp"
 #include "apps/simulate_command.hpp"
@@ -26,6 +27,11 @@ int main(int argc, char** argv) {
   gradient->add_flag("--json", json, "print one JSON object with the results on stdout");
   gradient->footer(kGradientHelp);
 
+  CLI::App* fit = app.add_subcommand("fit", "estimate parameters from measurements");
+  fit->add_option("config", config, "TOML config file")->required();
+  fit->add_flag("--json", json, "print one JSON object with the results on stdout");
+  fit->footer(kFitHelp);
+
   CLI::App* lyapunov = app.add_subcommand("lyapunov", "leading Lyapunov exponents from a config file");
   lyapunov->add_option("config", config, "TOML config file")->required();
   lyapunov->add_flag("--json", json, "print one JSON object with the results on stdout");
@@ -45,6 +51,7 @@ int main(int argc, char** argv) {
   }
   if (*simulate) return run_simulate(config, json);
   if (*gradient) return run_gradient(config, json);
+  if (*fit) return run_fit(config, json);
   if (*lyapunov) return run_lyapunov(config, json);
   if (*plan) return run_plan(steps, slots, json);
   return kExitBadInput;

@@ -1,0 +1,306 @@
+#include "apps/fit_command.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/exit_codes.hpp"
+#include "fit/data_fit.hpp"
+#include "io/config_error.hpp"
+#include "io/fit_config.hpp"
+#include "io/fit_output.hpp"
+#include "io/visit_model.hpp"
+
+namespace backsweep::apps {
+
+const char* const kFitHelp = R"(Config keys read by fit, besides those of simulate (see docs/config.md):
+  [[estimate]]   name, lower, upper (linear space), scale = lin | log10, estimate = true
+                 (the nominal value, and the value of fixed ones, comes from [parameters])
+  [[observables]] name, formula (an expression of t, the states and the parameters)
+  [data]         measurements = "file.csv": columns observable,time,value,sigma[,experiment]
+                 (relative to the config file's folder)
+  [[experiments]] id, initial = {x = 1.0}, parameters = {k = 2.0} (fixed overrides)
+  [noise]        model = gaussian, sigma = data | estimate (profiled per observable)
+  [optimizer]    method = lbfgsb, max_iterations (200), gradient_tolerance (1e-6),
+                 starts (5, Latin hypercube in scaled space), seed (1),
+                 gradient = auto | adjoint | tangent
+  [checkpointing] schedule = store_all | revolve, slots
+Prints a line per improving iteration, then the fitted parameters with standard errors
+(--json: one JSON object on stdout), and writes <output.dir>/fit.h5,
+fit_trajectories.csv and fit_residuals.csv.
+Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
+
+namespace {
+
+struct ConfigObservables {
+  const FitConfig* config;
+  template <class T>
+  T operator()(std::size_t o, T t, const T* y, const T* p) const {
+    return evaluate_at(config->observables[o].formula, t, y, p);
+  }
+};
+
+// The estimated parameters, their bounds in scaled space, and the nominal point.
+struct Scaled {
+  std::vector<EstimatedParameter> parameters;
+  std::vector<double> lower, upper, nominal;
+  std::vector<std::size_t> config_index;  // into FitConfig::parameters
+};
+
+Scaled scaled_parameters(const FitConfig& config) {
+  Scaled s;
+  for (std::size_t i = 0; i < config.parameters.size(); ++i) {
+    const FitParameter& p = config.parameters[i];
+    if (!p.estimate) continue;
+    const EstimatedParameter e{p.index, p.log10};
+    s.parameters.push_back(e);
+    s.lower.push_back(e.to_scaled(p.lower));
+    s.upper.push_back(e.to_scaled(p.upper));
+    s.nominal.push_back(e.to_scaled(p.nominal));
+    s.config_index.push_back(i);
+  }
+  return s;
+}
+
+// Experiments with the fixed (estimate = false) parameters at their nominal values.
+std::vector<FitExperiment> experiments_of(const FitConfig& config) {
+  std::vector<FitExperiment> experiments;
+  for (const auto& e : config.experiments) experiments.push_back({e.initial_state, e.parameters});
+  return experiments;
+}
+
+std::string chosen_mode(const FitConfig& config) {
+  if (config.gradient_mode != "auto") return config.gradient_mode;
+  // Forward mode while one Dual chunk carries every derivative the solve needs.
+  return config.simulate.parameter_names.size() + config.simulate.state_names.size() <=
+                 std::size_t(kDerivativeLanes)
+             ? "tangent"
+             : "adjoint";
+}
+
+template <Model M>
+using ConfigFit = DataFit<M, ConfigObservables>;
+
+template <Model M>
+ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& scaled,
+                      const std::string& mode) {
+  const SimulateConfig& sim = config.simulate;
+  IntegrateOptions integrate = sim.integrate;
+  integrate.output_times.clear();
+  return ConfigFit<M>(model, *find_tableau(sim.method), integrate, ConfigObservables{&config},
+                      config.observables.size(), experiments_of(config), config.measurements,
+                      scaled.parameters, config.estimate_sigma, mode == "adjoint",
+                      config.checkpointing);
+}
+
+// States and observables of each experiment at the output times (or 200 even times).
+template <Model M>
+bool fitted_trajectories(const M& model, const FitConfig& config, const std::vector<double>& theta,
+                         ConfigFit<M>& fit, FitReport& report, std::string& failure) {
+  const SimulateConfig& sim = config.simulate;
+  IntegrateOptions options = sim.integrate;
+  if (options.output_times.empty())
+    for (int k = 1; k <= 200; ++k)
+      options.output_times.push_back(options.t0 + (options.t1 - options.t0) * k / 200.0);
+  for (std::size_t e = 0; e < config.experiments.size(); ++e) {
+    FitReport::Trajectory trajectory;
+    const std::vector<double> p = fit.parameters(e, theta);
+    std::vector<double> y = config.experiments[e].initial_state;
+    ExplicitRK<M> stepper(model, *find_tableau(sim.method));
+    const IntegrateResult solved =
+        integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {
+          trajectory.times.push_back(t);
+          trajectory.states.insert(trajectory.states.end(), state, state + sim.state_names.size());
+          for (std::size_t o = 0; o < config.observables.size(); ++o)
+            trajectory.observables.push_back(ConfigObservables{&config}(o, t, state, p.data()));
+        });
+    if (!solved.ok()) {
+      failure = solved.message;
+      return false;
+    }
+    report.trajectories.push_back(std::move(trajectory));
+  }
+  return true;
+}
+
+nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nullptr; }
+
+template <Model M>
+int fit_model(const M& model, const FitConfig& config, bool json) {
+  const SimulateConfig& sim = config.simulate;
+  const Scaled scaled = scaled_parameters(config);
+  const std::string mode = chosen_mode(config);
+  ConfigFit<M> fit = make_fit(model, config, scaled, mode);
+  std::cerr << "fit: " << scaled.parameters.size() << " parameters, "
+            << config.measurements.size() << " measurements, " << config.experiments.size()
+            << " experiment(s); gradients by the "
+            << (mode == "adjoint" ? "discrete adjoint" : "forward tangent") << " of " << sim.method
+            << "; " << config.optimizer.starts << " start(s)\n";
+
+  const MultistartResult runs = minimize_multistart(
+      [&](const std::vector<double>& theta, std::vector<double>& gradient) {
+        std::string failure;
+        return fit.evaluate(theta, gradient, failure);
+      },
+      scaled.lower, scaled.upper, config.optimizer,
+      [](std::size_t start, std::size_t iteration, double f, double g, double step) {
+        std::fprintf(stderr, "  start %zu  iteration %3zu  objective %.10g  |grad| %.3e  step %.3e\n",
+                     start + 1, iteration, f, g, step);
+      });
+  const StartResult& best = runs.starts[runs.best];
+  if (!std::isfinite(best.objective)) {
+    std::cerr << "error: " << sim.file << ": the objective failed from every start\n";
+    return kExitRunFailed;
+  }
+
+  FitReport report;
+  report.model = sim.model;
+  report.method = sim.method;
+  report.gradient_mode = mode;
+  report.state_names = sim.state_names;
+  for (const auto& o : config.observables) report.observable_names.push_back(o.name);
+  for (const auto& e : config.experiments) report.experiment_ids.push_back(e.id);
+  report.objective = best.objective;
+  report.converged = best.converged;
+  report.reason = best.reason;
+  report.starts = runs;
+  report.measurements = config.measurements;
+
+  std::string failure;
+  Eigen::MatrixXd information;
+  if (!fit.fisher(best.x, information, report.predictions, failure) ||
+      !fitted_trajectories(model, config, best.x, fit, report, failure)) {
+    std::cerr << "error: " << sim.file << ": at the optimum: " << failure << '\n';
+    return kExitRunFailed;
+  }
+  report.sigmas = fit.sigmas();
+  if (config.estimate_sigma) report.estimated_sigma = fit.profiled_sigma();
+  // Covariance = F^-1 where F is positive definite; otherwise the parameters are not
+  // identifiable from these data and their errors are unknown (NaN).
+  const std::size_t q = scaled.parameters.size();
+  Eigen::MatrixXd covariance = Eigen::MatrixXd::Constant(Eigen::Index(q), Eigen::Index(q), NAN);
+  const Eigen::LLT<Eigen::MatrixXd> cholesky(information);
+  if (cholesky.info() == Eigen::Success)
+    covariance = cholesky.solve(Eigen::MatrixXd::Identity(Eigen::Index(q), Eigen::Index(q)));
+  else
+    std::cerr << "warning: the Fisher information is singular: some parameters are not "
+                 "identifiable from these data\n";
+  report.covariance.assign(covariance.data(), covariance.data() + covariance.size());
+
+  nlohmann::json parameters = nlohmann::json::object();
+  std::cerr << "fit: objective " << best.objective << " (" << best.reason << ")\n";
+  for (const FitParameter& p : config.parameters) {
+    double value = p.nominal, error = NAN;
+    const auto it = std::find(scaled.config_index.begin(), scaled.config_index.end(),
+                              std::size_t(&p - config.parameters.data()));
+    if (it != scaled.config_index.end()) {
+      const std::size_t i = std::size_t(it - scaled.config_index.begin());
+      value = scaled.parameters[i].to_value(best.x[i]);
+      // Delta method: from the scaled-space error to linear space.
+      error = std::sqrt(covariance(Eigen::Index(i), Eigen::Index(i))) * scaled.parameters[i].slope(best.x[i]);
+    }
+    report.parameter_names.push_back(p.name);
+    report.scales.push_back(p.log10 ? "log10" : "lin");
+    report.values.push_back(value);
+    report.standard_errors.push_back(error);
+    report.lower.push_back(p.lower);
+    report.upper.push_back(p.upper);
+    report.estimated.push_back(p.estimate ? 1.0 : 0.0);
+    parameters[p.name] = {{"value", value}, {"standard_error", finite_or_null(error)},
+                          {"estimated", p.estimate}};
+    std::fprintf(stderr, "  %-12s %.10g +- %.3g%s\n", p.name.c_str(), value, error,
+                 p.estimate ? "" : "  (fixed)");
+  }
+  try {
+    std::filesystem::create_directories(sim.output_dir);
+    write_fit_files(report, sim.output_dir);
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitRunFailed;
+  }
+  if (json) {
+    nlohmann::json starts = nlohmann::json::array();
+    for (const StartResult& s : runs.starts)
+      starts.push_back({{"objective", finite_or_null(s.objective)},
+                        {"iterations", s.iterations},
+                        {"evaluations", s.evaluations},
+                        {"converged", s.converged},
+                        {"reason", s.reason}});
+    nlohmann::json out = {{"objective", best.objective},
+                          {"converged", best.converged},
+                          {"reason", best.reason},
+                          {"gradient_mode", mode},
+                          {"parameters", parameters},
+                          {"starts", starts}};
+    if (config.estimate_sigma) {
+      nlohmann::json sigma = nlohmann::json::object();
+      for (std::size_t o = 0; o < config.observables.size(); ++o)
+        sigma[config.observables[o].name] = finite_or_null(fit.profiled_sigma()[o]);
+      out["sigma"] = sigma;
+    }
+    std::cout << out.dump() << '\n';
+  }
+  return kExitOk;
+}
+
+template <Model M>
+int gradient_model(const M& model, const FitConfig& config, bool json) {
+  const Scaled scaled = scaled_parameters(config);
+  const std::string mode = chosen_mode(config);
+  ConfigFit<M> fit = make_fit(model, config, scaled, mode);
+  std::vector<double> gradient;
+  std::string failure;
+  const double value = fit.evaluate(scaled.nominal, gradient, failure);
+  if (!std::isfinite(value)) {
+    std::cerr << "error: " << config.simulate.file << ": the gradient failed: " << failure << '\n';
+    return kExitRunFailed;
+  }
+  nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
+  std::cerr << "negative log-likelihood " << value << " (" << mode << ")\n";
+  for (std::size_t i = 0; i < gradient.size(); ++i) {
+    const std::string& name = config.parameters[scaled.config_index[i]].name;
+    const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
+    in_scaled[name] = gradient[i];
+    in_linear[name] = linear;
+    std::fprintf(stderr, "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", name.c_str(), gradient[i], linear);
+  }
+  if (json)
+    std::cout << nlohmann::json{{"objective", value},
+                                {"gradient", {{"scaled", in_scaled}, {"linear", in_linear}}},
+                                {"gradient_mode", mode}}
+                     .dump()
+              << '\n';
+  return kExitOk;
+}
+
+template <class Run>
+int with_fit_config(const std::string& path, Run&& run) {
+  FitConfig config;
+  try {
+    config = load_fit_config(path);
+  } catch (const ConfigError& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitBadInput;
+  }
+  int code = kExitRunFailed;
+  visit_model(config.simulate, [&](const auto& model) { code = run(model, config); });
+  return code;
+}
+
+}  // namespace
+
+int run_fit(const std::string& config_path, bool json) {
+  return with_fit_config(config_path, [&](const auto& model, const FitConfig& config) {
+    return fit_model(model, config, json);
+  });
+}
+
+int run_fit_gradient(const std::string& config_path, bool json) {
+  return with_fit_config(config_path, [&](const auto& model, const FitConfig& config) {
+    return gradient_model(model, config, json);
+  });
+}
+
+}  // namespace backsweep::apps

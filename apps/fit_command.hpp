@@ -1,0 +1,17 @@
+#pragma once
+#include <string>
+
+namespace backsweep::apps {
+
+// `backsweep fit CONFIG [--json]`: maximum-likelihood parameters from measurements,
+// multi-start L-BFGS-B with exact gradients, standard errors from the Fisher
+// information. Returns the process exit code.
+int run_fit(const std::string& config_path, bool json);
+
+// `backsweep gradient` on a fit config: the negative log-likelihood and its gradient
+// with respect to the estimated parameters, in scaled and linear space.
+int run_fit_gradient(const std::string& config_path, bool json);
+
+extern const char* const kFitHelp;
+
+}  // namespace backsweep::apps

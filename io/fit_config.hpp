@@ -1,0 +1,54 @@
+#pragma once
+// What `fit` reads (and `gradient` when the file has [data] but no [objective]): the
+// simulate sections, [[estimate]], [[observables]], [data], [[experiments]], [noise],
+// [optimizer] and [checkpointing] (docs/config.md). The measurements are read from the
+// CSV file [data] names, relative to the config file's folder.
+#include <string>
+#include <vector>
+
+#include "adjoint/gradient_problem.hpp"
+#include "fit/multistart.hpp"
+#include "io/measurements.hpp"
+#include "io/simulate_config.hpp"
+#include "models/expression.hpp"
+
+namespace backsweep {
+
+struct FitParameter {
+  std::string name;
+  std::size_t index = 0;  // in the model's parameters
+  double nominal = 0.0, lower = 0.0, upper = 0.0;  // linear space
+  bool log10 = false;     // the optimiser works in log10 of the value
+  bool estimate = true;   // false: held at the nominal value
+};
+
+struct FitObservable {
+  std::string name;
+  Expression formula;  // of t, the states, the parameters (expression_scope)
+};
+
+struct FitExperimentConfig {
+  std::string id;
+  std::vector<double> initial_state, parameters;  // with the experiment's overrides
+};
+
+struct FitConfig {
+  SimulateConfig simulate;
+  std::vector<FitParameter> parameters;
+  std::vector<FitObservable> observables;
+  std::vector<FitExperimentConfig> experiments;
+  std::string measurements_path;
+  std::vector<Measurement> measurements;
+  bool estimate_sigma = false;  // noise.sigma = "estimate"
+  OptimizerOptions optimizer;
+  std::string gradient_mode = "auto";  // optimizer.gradient: auto | adjoint | tangent
+  CheckpointOptions checkpointing;
+};
+
+FitConfig load_fit_config(const std::string& path);
+
+// Whether the file is a fit config (has [data] and no [objective]); false when it cannot
+// be parsed.
+bool is_fit_config(const std::string& path);
+
+}  // namespace backsweep

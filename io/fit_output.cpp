@@ -1,0 +1,152 @@
+#include "io/fit_output.hpp"
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+#include "io/atomic_file.hpp"
+#include "io/detail/hdf5_handle.hpp"
+
+namespace backsweep {
+
+namespace {
+
+using detail::Hdf5Handle;
+
+void write_trajectories_csv(const FitReport& r, const std::filesystem::path& temporary,
+                            const std::string& path) {
+  std::ofstream out(temporary);
+  out.precision(17);
+  out << "experiment,time";
+  for (const auto& name : r.state_names) out << ',' << name;
+  for (const auto& name : r.observable_names) out << ',' << name;
+  out << '\n';
+  const std::size_t n = r.state_names.size(), m = r.observable_names.size();
+  for (std::size_t e = 0; e < r.trajectories.size(); ++e) {
+    const auto& t = r.trajectories[e];
+    for (std::size_t row = 0; row < t.times.size(); ++row) {
+      out << r.experiment_ids[e] << ',' << t.times[row];
+      for (std::size_t i = 0; i < n; ++i) out << ',' << t.states[row * n + i];
+      for (std::size_t o = 0; o < m; ++o) out << ',' << t.observables[row * m + o];
+      out << '\n';
+    }
+  }
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+void write_residuals_csv(const FitReport& r, const std::filesystem::path& temporary,
+                         const std::string& path) {
+  std::ofstream out(temporary);
+  out.precision(17);
+  out << "experiment,observable,time,value,sigma,prediction,residual\n";
+  for (std::size_t k = 0; k < r.measurements.size(); ++k) {
+    const Measurement& m = r.measurements[k];
+    out << r.experiment_ids[m.experiment] << ',' << r.observable_names[m.observable] << ','
+        << m.time << ',' << m.value << ',' << r.sigmas[k] << ',' << r.predictions[k] << ','
+        << (r.predictions[k] - m.value) / r.sigmas[k] << '\n';
+  }
+  out.close();
+  if (!out) throw std::runtime_error("cannot write " + path);
+}
+
+void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, const std::string& path) {
+  Hdf5Handle h5(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
+                "create " + path);
+  detail::write_double_attribute(h5, "objective", r.objective);
+  detail::write_string_attribute(h5, "converged", r.converged ? "true" : "false");
+  detail::write_string_attribute(h5, "reason", r.reason);
+  detail::write_string_attribute(h5, "model", r.model);
+  detail::write_string_attribute(h5, "method", r.method);
+  detail::write_string_attribute(h5, "gradient_mode", r.gradient_mode);
+
+  Hdf5Handle parameters = detail::create_group(h5, "parameters");
+  detail::write_string_array_attribute(parameters, "names", r.parameter_names);
+  detail::write_string_array_attribute(parameters, "scales", r.scales);
+  const hsize_t count = r.values.size();
+  detail::write_double_dataset(parameters, "value", {count}, r.values.data());
+  detail::write_double_dataset(parameters, "standard_error", {count}, r.standard_errors.data());
+  detail::write_double_dataset(parameters, "lower", {count}, r.lower.data());
+  detail::write_double_dataset(parameters, "upper", {count}, r.upper.data());
+  detail::write_double_dataset(parameters, "estimated", {count}, r.estimated.data());
+  const hsize_t q = hsize_t(std::sqrt(double(r.covariance.size())) + 0.5);
+  detail::write_double_dataset(parameters, "covariance_scaled", {q, q}, r.covariance.data());
+  parameters.close();
+
+  Hdf5Handle starts = detail::create_group(h5, "starts");
+  std::vector<double> objective, iterations, evaluations, converged, first, last;
+  for (const StartResult& s : r.starts.starts) {
+    objective.push_back(s.objective);
+    iterations.push_back(double(s.iterations));
+    evaluations.push_back(double(s.evaluations));
+    converged.push_back(s.converged ? 1.0 : 0.0);
+    first.insert(first.end(), s.start.begin(), s.start.end());
+    last.insert(last.end(), s.x.begin(), s.x.end());
+  }
+  const hsize_t runs = objective.size();
+  detail::write_double_dataset(starts, "objective", {runs}, objective.data());
+  detail::write_double_dataset(starts, "iterations", {runs}, iterations.data());
+  detail::write_double_dataset(starts, "evaluations", {runs}, evaluations.data());
+  detail::write_double_dataset(starts, "converged", {runs}, converged.data());
+  detail::write_double_dataset(starts, "start_scaled", {runs, q}, first.data());
+  detail::write_double_dataset(starts, "end_scaled", {runs, q}, last.data());
+  detail::write_double_attribute(starts, "best", double(r.starts.best));
+  starts.close();
+
+  Hdf5Handle data = detail::create_group(h5, "measurements");
+  std::vector<double> experiment, observable, time, value;
+  for (const Measurement& m : r.measurements) {
+    experiment.push_back(double(m.experiment));
+    observable.push_back(double(m.observable));
+    time.push_back(m.time);
+    value.push_back(m.value);
+  }
+  const hsize_t rows = time.size();
+  detail::write_string_array_attribute(data, "experiment_ids", r.experiment_ids);
+  detail::write_string_array_attribute(data, "observable_names", r.observable_names);
+  detail::write_double_dataset(data, "experiment", {rows}, experiment.data());
+  detail::write_double_dataset(data, "observable", {rows}, observable.data());
+  detail::write_double_dataset(data, "time", {rows}, time.data());
+  detail::write_double_dataset(data, "value", {rows}, value.data());
+  detail::write_double_dataset(data, "sigma", {rows}, r.sigmas.data());
+  detail::write_double_dataset(data, "prediction", {rows}, r.predictions.data());
+  if (!r.estimated_sigma.empty())
+    detail::write_double_dataset(data, "estimated_sigma", {r.estimated_sigma.size()},
+                                 r.estimated_sigma.data());
+  data.close();
+
+  Hdf5Handle trajectories = detail::create_group(h5, "trajectories");
+  detail::write_string_array_attribute(trajectories, "state_names", r.state_names);
+  detail::write_string_array_attribute(trajectories, "observable_names", r.observable_names);
+  for (std::size_t e = 0; e < r.trajectories.size(); ++e) {
+    const auto& t = r.trajectories[e];
+    Hdf5Handle group = detail::create_group(trajectories, r.experiment_ids[e]);
+    const hsize_t m = t.times.size();
+    detail::write_double_dataset(group, "time", {m}, t.times.data());
+    detail::write_double_dataset(group, "states", {m, r.state_names.size()}, t.states.data());
+    detail::write_double_dataset(group, "observables", {m, r.observable_names.size()},
+                                 t.observables.data());
+    group.close();
+  }
+  trajectories.close();
+  h5.close();
+}
+
+}  // namespace
+
+void write_fit_files(const FitReport& report, const std::string& dir) {
+  const std::filesystem::path folder(dir);
+  const std::string h5 = (folder / "fit.h5").string();
+  const std::string trajectories = (folder / "fit_trajectories.csv").string();
+  const std::string residuals = (folder / "fit_residuals.csv").string();
+  AtomicFile h5_file(h5), trajectories_file(trajectories), residuals_file(residuals);
+  write_hdf5(report, h5_file.temporary(), h5);
+  write_trajectories_csv(report, trajectories_file.temporary(), trajectories);
+  write_residuals_csv(report, residuals_file.temporary(), residuals);
+  h5_file.commit();
+  trajectories_file.commit();
+  residuals_file.commit();
+}
+
+}  // namespace backsweep
