@@ -64,12 +64,27 @@ Scaled scaled_parameters(const FitConfig& config) {
   return s;
 }
 
-// Experiments with the fixed (estimate = false) parameters at their nominal values.
-std::vector<FitExperiment> experiments_of(const FitConfig& config) {
-  std::vector<FitExperiment> experiments;
-  for (const auto& e : config.experiments) experiments.push_back({e.initial_state, e.parameters});
-  return experiments;
+// Each experiment's parameters: the fixed ones at their nominal or overridden values.
+std::vector<std::vector<double>> experiment_parameters(const FitConfig& config) {
+  std::vector<std::vector<double>> parameters;
+  for (const auto& e : config.experiments) parameters.push_back(e.parameters);
+  return parameters;
 }
+
+// An experiment's initial state: its own numbers, else [initial]'s numbers or
+// expressions of the parameters.
+struct ConfigInitial {
+  const FitConfig* config;
+  template <class T>
+  void operator()(std::size_t e, const T* p, T* y0) const {
+    const FitExperimentConfig& experiment = config->experiments[e];
+    for (std::size_t i = 0; i < experiment.initial_state.size(); ++i) {
+      const auto& expression = config->simulate.initial_expressions[i];
+      y0[i] = !experiment.initial_overridden[i] && expression ? expression->evaluate(p)
+                                                                : T(experiment.initial_state[i]);
+    }
+  }
+};
 
 std::string chosen_mode(const FitConfig& config) {
   if (config.gradient_mode != "auto") return config.gradient_mode;
@@ -81,7 +96,7 @@ std::string chosen_mode(const FitConfig& config) {
 }
 
 template <Model M>
-using ConfigFit = DataFit<M, ConfigObservables>;
+using ConfigFit = DataFit<M, ConfigObservables, ConfigInitial>;
 
 template <Model M>
 ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& scaled,
@@ -90,7 +105,8 @@ ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& sca
   IntegrateOptions integrate = sim.integrate;
   integrate.output_times.clear();
   return ConfigFit<M>(model, *find_tableau(sim.method), integrate, ConfigObservables{&config},
-                      config.observables.size(), experiments_of(config), config.measurements,
+                      config.observables.size(), ConfigInitial{&config},
+                      experiment_parameters(config), config.measurements,
                       scaled.parameters, config.estimate_sigma, mode == "adjoint",
                       config.checkpointing);
 }
@@ -107,7 +123,8 @@ bool fitted_trajectories(const M& model, const FitConfig& config, const std::vec
   for (std::size_t e = 0; e < config.experiments.size(); ++e) {
     FitReport::Trajectory trajectory;
     const std::vector<double> p = fit.parameters(e, theta);
-    std::vector<double> y = config.experiments[e].initial_state;
+    std::vector<double> y(sim.state_names.size());
+    ConfigInitial{&config}(e, p.data(), y.data());
     ExplicitRK<M> stepper(model, *find_tableau(sim.method));
     const IntegrateResult solved =
         integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {

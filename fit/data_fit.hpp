@@ -33,24 +33,24 @@ struct EstimatedParameter {
   double slope(double scaled) const { return log10 ? to_value(scaled) * std::numbers::ln10 : 1.0; }
 };
 
-struct FitExperiment {
-  std::vector<double> y0, p;  // the experiment's initial state and parameters
-};
-
-// Observables: h(o, t, y, p) for observable o, generic in the scalar type.
-template <Model M, class Observables>
+// Observables: h(o, t, y, p) for observable o; InitialState: initial(e, p, y0) writes the
+// initial state of experiment e, which may depend on the parameters (dJ/dp then includes
+// that path). Both are generic in the scalar type. `parameters` holds each experiment's
+// parameter vector (the estimated entries are replaced by theta).
+template <Model M, class Observables, class InitialState>
 class DataFit {
  public:
   DataFit(const M& model, const ButcherTableau& tableau, const IntegrateOptions& integrate,
-          Observables observables, std::size_t observable_count,
-          std::vector<FitExperiment> experiments, std::vector<Measurement> measurements,
+          Observables observables, std::size_t observable_count, InitialState initial,
+          std::vector<std::vector<double>> parameters, std::vector<Measurement> measurements,
           std::vector<EstimatedParameter> estimated, bool estimate_sigma, bool adjoint,
           CheckpointOptions checkpointing)
       : model_(model), tableau_(tableau), integrate_(integrate), observables_(observables),
-        observable_count_(observable_count), experiments_(std::move(experiments)),
+        observable_count_(observable_count), initial_(initial),
+        parameters_(std::move(parameters)),
         measurements_(std::move(measurements)), estimated_(std::move(estimated)),
         estimate_sigma_(estimate_sigma), adjoint_(adjoint), checkpointing_(checkpointing),
-        sigma_(measurements_.size()), rows_(experiments_.size()), count_(observable_count, 0) {
+        sigma_(measurements_.size()), rows_(parameters_.size()), count_(observable_count, 0) {
     for (std::size_t k = 0; k < measurements_.size(); ++k) {
       sigma_[k] = measurements_[k].sigma;
       rows_[measurements_[k].experiment].push_back(k);
@@ -75,15 +75,15 @@ class DataFit {
       for (double s : sigma_) constant += std::log(std::sqrt(2.0 * std::numbers::pi) * s);
     }
     double value = constant;
-    for (std::size_t e = 0; e < experiments_.size(); ++e) {
+    for (std::size_t e = 0; e < parameters_.size(); ++e) {
       const std::vector<std::size_t>& rows = rows_[e];
       if (rows.empty()) continue;
-      Misfit misfit{this, &rows};
-      MisfitObjective objective{{}, {}, misfit, {}, {}};
+      MisfitObjective objective{{}, {}, Misfit{this, &rows}, {}, Initial{this, e}};
       for (std::size_t k : rows) objective.observation_times.push_back(measurements_[k].time);
       const std::vector<double> p = parameters(e, theta);
-      const GradientProblem<M, MisfitObjective> problem{model_, tableau_, experiments_[e].y0, p,
-                                                        objective, integrate_};
+      // y0 comes from the objective's initial term; these zeros only size dJ/dy0.
+      const GradientProblem<M, MisfitObjective> problem{
+          model_, tableau_, std::vector<double>(state_size(model_)), p, objective, integrate_};
       const GradientResult<double> result =
           adjoint_ ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
                    : tangent_gradient(problem);
@@ -108,15 +108,16 @@ class DataFit {
     information = Eigen::MatrixXd::Zero(Eigen::Index(q), Eigen::Index(q));
     predictions.assign(measurements_.size(), NAN);
     std::vector<std::vector<double>> slopes(measurements_.size(), std::vector<double>(q));
-    for (std::size_t e = 0; e < experiments_.size(); ++e) {
+    for (std::size_t e = 0; e < parameters_.size(); ++e) {
       const std::vector<std::size_t>& rows = rows_[e];
       if (rows.empty()) continue;
       const std::vector<double> p = parameters(e, theta);
       for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
-        std::vector<D> y(experiments_[e].y0.begin(), experiments_[e].y0.end());
         std::vector<D> pd(p.begin(), p.end());
         for (std::size_t i = first; i < std::min(q, first + kDerivativeLanes); ++i)
           pd[estimated_[i].index].d[i - first] = estimated_[i].slope(theta[i]);
+        std::vector<D> y(state_size(model_));
+        initial_(e, pd.data(), y.data());
         IntegrateOptions options = integrate_;
         options.output_times = times_of(rows);
         ExplicitRK<M, D> stepper(model_, tableau_);
@@ -150,7 +151,7 @@ class DataFit {
 
   // The experiment's parameter vector with theta in place.
   std::vector<double> parameters(std::size_t e, const std::vector<double>& theta) const {
-    std::vector<double> p = experiments_[e].p;
+    std::vector<double> p = parameters_[e];
     for (std::size_t i = 0; i < estimated_.size(); ++i)
       p[estimated_[i].index] = estimated_[i].to_value(theta[i]);
     return p;
@@ -169,7 +170,15 @@ class DataFit {
       return T(0.5) * r * r;
     }
   };
-  using MisfitObjective = Objective<NoTerm, NoTerm, Misfit>;
+  struct Initial {
+    const DataFit* fit;
+    std::size_t experiment;
+    template <class T>
+    void operator()(const T* p, T* y0) const {
+      fit->initial_(experiment, p, y0);
+    }
+  };
+  using MisfitObjective = Objective<NoTerm, NoTerm, Misfit, Initial>;
 
   std::vector<double> times_of(const std::vector<std::size_t>& rows) const {
     std::vector<double> times;
@@ -181,11 +190,12 @@ class DataFit {
   // sigma_o^2 = mean squared residual of observable o at theta.
   bool profile_sigma(const std::vector<double>& theta, std::string& failure) {
     std::vector<double> squares(observable_count_, 0.0);
-    for (std::size_t e = 0; e < experiments_.size(); ++e) {
+    for (std::size_t e = 0; e < parameters_.size(); ++e) {
       const std::vector<std::size_t>& rows = rows_[e];
       if (rows.empty()) continue;
       const std::vector<double> p = parameters(e, theta);
-      std::vector<double> y = experiments_[e].y0;
+      std::vector<double> y(state_size(model_));
+      initial_(e, p.data(), y.data());
       IntegrateOptions options = integrate_;
       options.output_times = times_of(rows);
       ExplicitRK<M> stepper(model_, tableau_);
@@ -216,7 +226,8 @@ class DataFit {
   IntegrateOptions integrate_;
   Observables observables_;
   std::size_t observable_count_;
-  std::vector<FitExperiment> experiments_;
+  InitialState initial_;
+  std::vector<std::vector<double>> parameters_;
   std::vector<Measurement> measurements_;
   std::vector<EstimatedParameter> estimated_;
   bool estimate_sigma_, adjoint_;

@@ -92,10 +92,10 @@ void read_observables(const TomlSection& root, FitConfig& config) {
   }
 }
 
-// Overrides `values` from an inline table of name = number.
+// Overrides `values` from an inline table of name = number, and marks them.
 void read_overrides(const TomlSection& entry, std::string_view key,
                     const std::vector<std::string>& names, std::vector<double>& values,
-                    const char* what) {
+                    std::vector<bool>& overridden, const char* what) {
   const auto table = entry.subsection(key);
   if (!table) return;
   for (auto&& [name, node] : table->table()) {
@@ -103,25 +103,30 @@ void read_overrides(const TomlSection& entry, std::string_view key,
     if (it == names.end())
       table->fail(name.str(), std::string("unknown ") + what + " (known: " + joined(names) + ")");
     values[std::size_t(it - names.begin())] = table->required_number(name.str());
+    overridden[std::size_t(it - names.begin())] = true;
   }
 }
 
 void read_experiments(const TomlSection& root, FitConfig& config) {
   const SimulateConfig& sim = config.simulate;
   const std::vector<TomlSection> entries = table_array(root, "experiments");
+  const std::vector<bool> none(sim.state_names.size(), false);
   if (entries.empty()) {
-    config.experiments.push_back({"default", sim.initial_state, sim.parameters});
+    config.experiments.push_back({"default", sim.initial_state, sim.parameters, none});
     return;
   }
   for (const TomlSection& entry : entries) {
     entry.reject_unknown_keys({"id", "initial", "parameters"});
     if (!entry.has("id")) entry.fail("id", "is required");
-    FitExperimentConfig experiment{entry.string("id", ""), sim.initial_state, sim.parameters};
+    FitExperimentConfig experiment{entry.string("id", ""), sim.initial_state, sim.parameters, none};
     if (experiment.id.empty()) entry.fail("id", "must not be empty");
     for (const auto& other : config.experiments)
       if (other.id == experiment.id) entry.fail("id", "experiment '" + experiment.id + "' is defined twice");
-    read_overrides(entry, "initial", sim.state_names, experiment.initial_state, "state");
-    read_overrides(entry, "parameters", sim.parameter_names, experiment.parameters, "parameter");
+    std::vector<bool> parameters_overridden(sim.parameter_names.size(), false);
+    read_overrides(entry, "initial", sim.state_names, experiment.initial_state,
+                   experiment.initial_overridden, "state");
+    read_overrides(entry, "parameters", sim.parameter_names, experiment.parameters,
+                   parameters_overridden, "parameter");
     if (const auto overrides = entry.subsection("parameters"))
       for (const FitParameter& p : config.parameters)
         if (p.estimate && overrides->has(p.name))

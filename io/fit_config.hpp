@@ -30,6 +30,9 @@ struct FitObservable {
 struct FitExperimentConfig {
   std::string id;
   std::vector<double> initial_state, parameters;  // with the experiment's overrides
+  // Per state: the experiment gives its initial value; otherwise [initial] does (a
+  // number, or an expression of the parameters: simulate.initial_expressions).
+  std::vector<bool> initial_overridden;
 };
 
 struct FitConfig {
