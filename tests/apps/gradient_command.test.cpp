@@ -19,11 +19,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("backsweep_gradient_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path scratch() { return scratch_folder("gradient"); }
 
 CliRun run(const std::string& arguments) { return run_cli(arguments, scratch()); }
 

@@ -17,11 +17,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratch() {
-  const fs::path dir = fs::temp_directory_path() / ("backsweep_lyapunov_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path scratch() { return scratch_folder("lyapunov"); }
 
 CliRun run_config(const std::string& name, const std::string& text, const std::string& flags = "") {
   std::ofstream(scratch() / name) << text;

@@ -2,6 +2,7 @@
 // Runs the real backsweep program (BACKSWEEP_CLI) in a working directory and captures
 // its exit code, stdout and stderr.
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
@@ -16,6 +17,14 @@ struct CliRun {
   int exit_code;
   std::string out, err;
 };
+
+// A scratch folder for one test program, named after it and the process.
+inline std::filesystem::path scratch_folder(const std::string& name) {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("backsweep_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir);
+  return dir;
+}
 
 inline CliRun run_cli(const std::string& arguments, const std::filesystem::path& working_dir) {
   const std::filesystem::path err = working_dir / "stderr.txt";

@@ -18,12 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path scratch() {
-  const fs::path dir =
-      fs::temp_directory_path() / ("backsweep_cli_" + std::to_string(::getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
+fs::path scratch() { return scratch_folder("cli"); }
 
 std::string slurp(const fs::path& path) {
   std::ifstream in(path);
