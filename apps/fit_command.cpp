@@ -7,8 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/exit_codes.hpp"
+#include "apps/load_config.hpp"
 #include "fit/data_fit.hpp"
-#include "io/config_error.hpp"
 #include "io/fit_config.hpp"
 #include "io/fit_output.hpp"
 #include "io/visit_model.hpp"
@@ -294,13 +294,9 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
 
 template <class Run>
 int with_fit_config(const std::string& path, Run&& run) {
-  FitConfig config;
-  try {
-    config = load_fit_config(path);
-  } catch (const ConfigError& error) {
-    std::cerr << "error: " << error.what() << '\n';
-    return kExitBadInput;
-  }
+  const auto loaded = load_config(load_fit_config, path);
+  if (!loaded) return kExitBadInput;
+  const FitConfig& config = *loaded;
   int code = kExitRunFailed;
   visit_model(config.simulate, [&](const auto& model) { code = run(model, config); });
   return code;

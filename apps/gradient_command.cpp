@@ -10,8 +10,8 @@
 #include "adjoint/forward_tangent.hpp"
 #include "adjoint/schedule_executor.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/load_config.hpp"
 #include "apps/fit_command.hpp"
-#include "io/config_error.hpp"
 #include "io/fit_config.hpp"
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
@@ -125,13 +125,9 @@ nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string&
 
 int run_gradient(const std::string& config_path, bool json) {
   if (is_fit_config(config_path)) return run_fit_gradient(config_path, json);
-  GradientConfig config;
-  try {
-    config = load_gradient_config(config_path);
-  } catch (const ConfigError& error) {
-    std::cerr << "error: " << error.what() << '\n';
-    return kExitBadInput;
-  }
+  const auto loaded = load_config(load_gradient_config, config_path);
+  if (!loaded) return kExitBadInput;
+  const GradientConfig& config = *loaded;
   const SimulateConfig& sim = config.simulate;
   const std::size_t n = sim.state_names.size();
   const std::size_t columns = config.parameters.size() + (config.initial ? n : 0);

@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/exit_codes.hpp"
-#include "io/config_error.hpp"
+#include "apps/load_config.hpp"
 #include "io/lyapunov_config.hpp"
 #include "io/lyapunov_output.hpp"
 #include "io/visit_model.hpp"
@@ -26,13 +26,9 @@ object on stdout) and writes <output.dir>/lyapunov.h5 and lyapunov_history.csv.
 Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 int run_lyapunov(const std::string& config_path, bool json) {
-  LyapunovConfig config;
-  try {
-    config = load_lyapunov_config(config_path);
-  } catch (const ConfigError& error) {
-    std::cerr << "error: " << error.what() << '\n';
-    return kExitBadInput;
-  }
+  const auto loaded = load_config(load_lyapunov_config, config_path);
+  if (!loaded) return kExitBadInput;
+  const LyapunovConfig& config = *loaded;
   const SimulateConfig& sim = config.simulate;
   LyapunovResult result;
   visit_model(sim, [&](const auto& model) {

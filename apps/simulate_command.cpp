@@ -6,7 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/exit_codes.hpp"
-#include "io/config_error.hpp"
+#include "apps/load_config.hpp"
 #include "io/simulate_config.hpp"
 #include "io/trajectory.hpp"
 #include "io/visit_model.hpp"
@@ -61,13 +61,9 @@ nlohmann::json to_json(const Trajectory& trajectory) {
 }  // namespace
 
 int run_simulate(const std::string& config_path, bool json) {
-  SimulateConfig config;
-  try {
-    config = load_simulate_config(config_path);
-  } catch (const ConfigError& error) {
-    std::cerr << "error: " << error.what() << '\n';
-    return kExitBadInput;
-  }
+  const auto loaded = load_config(load_simulate_config, config_path);
+  if (!loaded) return kExitBadInput;
+  const SimulateConfig& config = *loaded;
 
   Trajectory trajectory;
   trajectory.model = config.model;
