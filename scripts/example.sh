@@ -6,6 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
+build/apps/backsweep fit examples/lotka_volterra_fit.toml
 build/apps/backsweep simulate examples/lorenz63.toml
 build/apps/backsweep gradient examples/lorenz63_gradient.toml
 build/apps/backsweep simulate examples/sir.toml

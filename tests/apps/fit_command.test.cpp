@@ -225,3 +225,90 @@ TEST_CASE("fit: a corpus of malformed configs and data files exits 2, names wher
     CHECK(!fs::exists(scratch() / "out"));
   }
 }
+
+TEST_CASE("fit: two experiments with their own initial states, and estimated noise") {
+  copy_example("lotka_volterra_fit");
+  // Noise-free data from two experiments, simulated by backsweep at the truth.
+  const std::string truth = slurp(scratch() / "data" / "lotka_volterra_truth.toml");
+  std::ostringstream csv;
+  csv.precision(17);
+  csv << "experiment,observable,time,value,sigma\n";
+  for (const auto& [id, initial] : std::map<std::string, std::string>{
+           {"a", "x = 1.0\ny = 1.0"}, {"b", "x = 2.0\ny = 0.5"}}) {
+    std::ofstream(scratch() / "truth.toml") << replaced(truth, "x = 1.0\ny = 1.0", initial);
+    const CliRun simulated = run("simulate truth.toml --json");
+    REQUIRE(simulated.exit_code == 0);
+    const auto json = nlohmann::json::parse(simulated.out);
+    for (std::size_t k = 1; k < json["times"].size(); ++k)
+      csv << id << ",prey," << json["times"][k].get<double>() << ','
+          << json["states"]["x"][k].get<double>() << ",0.1\n"
+          << id << ",predator," << json["times"][k].get<double>() << ','
+          << json["states"]["y"][k].get<double>() << ",0.1\n";
+  }
+  std::ofstream(scratch() / "data" / "two.csv") << csv.str();
+  const std::string config =
+      replaced(slurp(scratch() / "lotka_volterra_fit.toml"), "measurements = \"data/lotka_volterra.csv\"",
+               "measurements = \"data/two.csv\"") +
+      "\n[[experiments]]\nid = \"a\"\n\n[[experiments]]\nid = \"b\"\ninitial = { x = 2.0, y = 0.5 }\n";
+  // Lotka-Volterra likelihoods have many local minima (other periods): more starts.
+  std::ofstream(scratch() / "two.toml") << replaced(config, "starts = 5", "starts = 20");
+  const CliRun fitted = run("fit two.toml --json");
+  CAPTURE(fitted.err);
+  REQUIRE(fitted.exit_code == 0);
+  const auto parameters = nlohmann::json::parse(fitted.out)["parameters"];
+  for (const auto& [name, value] : std::map<std::string, double>{
+           {"alpha", 1.5}, {"beta", 1.0}, {"gamma", 3.0}, {"delta", 1.0}}) {
+    CAPTURE(name);
+    CHECK(parameters[name]["value"].get<double>() == doctest::Approx(value).epsilon(1e-4));
+  }
+
+  // The example's data (noise sigma 0.1) with the noise estimated instead of given.
+  std::ofstream(scratch() / "estimated.toml")
+      << replaced(replaced(slurp(scratch() / "lotka_volterra_fit.toml"), "sigma = \"data\"",
+                           "sigma = \"estimate\""),
+                  "starts = 5", "starts = 20");
+  const CliRun estimated = run("fit estimated.toml --json");
+  CAPTURE(estimated.err);
+  REQUIRE(estimated.exit_code == 0);
+  const auto sigma = nlohmann::json::parse(estimated.out)["sigma"];
+  MESSAGE("profiled noise: prey " << sigma["prey"] << ", predator " << sigma["predator"] << " (truth 0.1)");
+  // Pooled over the observables, the profiled variance is that of the noise actually in
+  // the file (data minus truth) less the share the 4 fitted parameters take up.
+  const CliRun simulated = run("simulate data/lotka_volterra_truth.toml --json");
+  REQUIRE(simulated.exit_code == 0);
+  const auto truth_run = nlohmann::json::parse(simulated.out);
+  std::istringstream data(slurp(scratch() / "data" / "lotka_volterra.csv"));
+  std::string line;
+  std::getline(data, line);
+  double noise_squares = 0.0;
+  int count = 0;
+  for (; std::getline(data, line); ++count) {
+    std::istringstream fields(line);
+    std::string observable, time, value;
+    std::getline(fields, observable, ',');
+    std::getline(fields, time, ',');
+    std::getline(fields, value, ',');
+    const auto k = std::size_t(std::lround(std::stod(time) / 0.5));  // output_step 0.5
+    const double exact = truth_run["states"][observable == "prey" ? "x" : "y"][k];
+    noise_squares += (std::stod(value) - exact) * (std::stod(value) - exact);
+  }
+  REQUIRE(count == 40);
+  const double pooled = (std::pow(sigma["prey"].get<double>(), 2) + std::pow(sigma["predator"].get<double>(), 2)) / 2;
+  CHECK(pooled == doctest::Approx(noise_squares / count * (1.0 - 4.0 / 40.0)).epsilon(0.1));
+  // And exactly the RMS residual of its observable at the optimum: the residuals, in
+  // units of the sigma used, have mean square 1.
+  std::istringstream rows(slurp(scratch() / "out" / "lotka_volterra_fit" / "fit_residuals.csv"));
+  std::map<std::string, std::pair<double, int>> squares;
+  std::string row;
+  std::getline(rows, row);
+  while (std::getline(rows, row)) {
+    const auto observable_at = row.find(',') + 1;
+    const std::string observable = row.substr(observable_at, row.find(',', observable_at) - observable_at);
+    const double residual = std::stod(row.substr(row.rfind(',') + 1));
+    squares[observable].first += residual * residual;
+    squares[observable].second += 1;
+  }
+  REQUIRE(squares.size() == 2);
+  for (const auto& [observable, sum] : squares)
+    CHECK(sum.first / sum.second == doctest::Approx(1.0).epsilon(1e-9));
+}
