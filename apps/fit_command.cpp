@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/exit_codes.hpp"
+#include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "fit/data_fit.hpp"
 #include "io/fit_config.hpp"
@@ -142,8 +143,6 @@ bool fitted_trajectories(const M& model, const FitConfig& config, const std::vec
   return true;
 }
 
-nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nullptr; }
-
 template <Model M>
 int fit_model(const M& model, const FitConfig& config, bool json) {
   const SimulateConfig& sim = config.simulate;
@@ -208,15 +207,14 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
 
   nlohmann::json parameters = nlohmann::json::object();
   std::cerr << "fit: objective " << best.objective << " (" << best.reason << ")\n";
+  std::size_t i = 0;  // the estimated parameters come in config order
   for (const FitParameter& p : config.parameters) {
     double value = p.nominal, error = NAN;
-    const auto it = std::find(scaled.config_index.begin(), scaled.config_index.end(),
-                              std::size_t(&p - config.parameters.data()));
-    if (it != scaled.config_index.end()) {
-      const std::size_t i = std::size_t(it - scaled.config_index.begin());
+    if (p.estimate) {
       value = scaled.parameters[i].to_value(best.x[i]);
       // Delta method: from the scaled-space error to linear space.
       error = std::sqrt(covariance(Eigen::Index(i), Eigen::Index(i))) * scaled.parameters[i].slope(best.x[i]);
+      ++i;
     }
     report.parameter_names.push_back(p.name);
     report.scales.push_back(p.log10 ? "log10" : "lin");

@@ -10,6 +10,7 @@
 #include "adjoint/forward_tangent.hpp"
 #include "adjoint/schedule_executor.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/fit_command.hpp"
 #include "io/fit_config.hpp"
@@ -82,8 +83,6 @@ struct InitialTerm {
   }
 };
 using ConfigObjective = Objective<TerminalTerm, RunningTerm, ObservationTerm_, InitialTerm>;
-
-nlohmann::json finite_or_null(double x) { return std::isfinite(x) ? nlohmann::json(x) : nullptr; }
 
 nlohmann::json monitor_json(const GrowthReport& r) {
   return {{"verdict", to_string(r.verdict)},
