@@ -118,6 +118,10 @@ TEST_CASE("gradient on a fit config: scaled and linear, adjoint and tangent, aga
   };
   const auto tangent = gradient(replaced(base, "seed   = 1", "seed = 1\ngradient = \"tangent\""));
   const auto adjoint = gradient(replaced(base, "seed   = 1", "seed = 1\ngradient = \"adjoint\""));
+  // Revolve with 3 slots changes nothing, bitwise.
+  const auto revolve = gradient(replaced(base, "seed   = 1", "seed = 1\ngradient = \"adjoint\"") +
+                                "\n[checkpointing]\nschedule = \"revolve\"\nslots = 3\n");
+  CHECK(revolve["gradient"] == adjoint["gradient"]);
   CHECK(tangent["gradient_mode"] == "tangent");
   CHECK(adjoint["gradient_mode"] == "adjoint");
   for (const char* p : {"beta", "gamma", "i0"}) {
