@@ -1,8 +1,13 @@
 #pragma once
 // gradient(): the value of the objective and its exact gradient with respect to the
-// parameters and the initial state, by the discrete adjoint of the explicit RK solve,
-// with the states kept according to a checkpoint schedule. Gradients are bitwise the
-// same for every schedule and slot count.
+// parameters and the initial state, by the discrete adjoint of the problem's method (any
+// ReversibleStepper), with the states kept according to a checkpoint schedule. Gradients
+// are bitwise the same for every schedule and slot count.
+//
+//   store_all  one forward solve keeps every state as it goes (adaptive steps included:
+//              the step sequence is recorded on the way), then one backward sweep;
+//   revolve    the step sequence first (the fixed grid, or one adaptive solve), then the
+//              optimal binomial schedule with a bounded number of slots.
 //
 // T is double normally; with T = Dual the whole adjoint is differentiated once more
 // (forward-over-adjoint: Hessian-vector products, see hessian.hpp).
@@ -11,101 +16,197 @@
 #include <vector>
 
 #include "adjoint/checkpoint_schedule.hpp"
+#include "adjoint/checkpoint_store.hpp"
 #include "adjoint/detail/adjoint_sweep.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "adjoint/schedule_executor.hpp"
 
 namespace backsweep {
 
-template <class T = double, Model M, class Obj>
-GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
-                           const std::vector<T>& p, const CheckpointOptions& checkpointing = {}) {
-  GradientResult<T> result;
-  result.diagnostics.method = std::string(problem.tableau.name);
-  const auto started = std::chrono::steady_clock::now();
-  detail::with_system(problem.model, problem.objective, [&](const auto& system) {
-    using System = std::remove_cvref_t<decltype(system)>;
-    const std::vector<T> y_start = detail::initial_state<T>(problem, y0, p);
-    StepSequence sequence;
-    std::vector<std::size_t> observation_steps;
+namespace detail {
+
+template <ReversibleStepper S, class System, Model M, class Obj>
+class GradientRun {
+ public:
+  using T = typename S::scalar_type;
+  using A = typename S::algebra_type;
+
+  GradientRun(S& stepper, const System& system, const GradientProblem<M, Obj>& problem,
+              const std::vector<T>& p, const CheckpointOptions& checkpointing,
+              GradientResult<T>& result)
+      : stepper_(stepper), system_(system), problem_(problem), p_(p), checkpointing_(checkpointing),
+        result_(result), n_(stepper.state_size()), store_(n_, checkpointing.storage) {}
+
+  // Runs the sweeps from the system's initial state y, and calls finish(sweep) to read
+  // the gradient off the sweep; on failure the result says why.
+  template <class Finish>
+  void run(std::vector<T> y, Finish&& finish) {
+    GradientDiagnostics& d = result_.diagnostics;
+    d.derivatives = to_string(S::vjp_method());
+    d.storage = checkpointing_.storage == CheckpointOptions::Storage::float32 ? "float32" : "float64";
+    if (checkpointing_.storage == CheckpointOptions::Storage::float32 && !std::is_same_v<T, double>)
+      return fail(IntegrateStatus::invalid_options, "float32 checkpoints are for double gradients only");
+    const bool store_all = checkpointing_.schedule == CheckpointOptions::Schedule::store_all ||
+                           (checkpointing_.schedule == CheckpointOptions::Schedule::automatic &&
+                            checkpointing_.slots == 0 && checkpointing_.memory == 0);
+    store_all ? run_store_all(y, finish) : run_revolve(y, finish);
+  }
+
+ private:
+  void fail(IntegrateStatus status, const std::string& message) {
+    result_.status = status;
+    result_.message = message;
+  }
+  void fail(const IntegrateResult& solved) {
+    fail(solved.status, solved.message);
+    if (solved.status == IntegrateStatus::non_finite_state)
+      result_.diagnostics.nonfinite =
+          NonFinite{"forward", solved.failed_step, solved.failed_component, solved.t};
+  }
+  bool locate_observations() {
+    if (auto why = observation_steps(problem_.objective, sequence_, observations_)) {
+      fail(IntegrateStatus::invalid_options, *why);
+      return false;
+    }
+    return true;
+  }
+  double seconds_since(std::chrono::steady_clock::time_point start) const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // One forward solve keeping every state (slot n holds y_n), then the backward sweep.
+  template <class Finish>
+  void run_store_all(std::vector<T>& y, Finish& finish) {
+    GradientDiagnostics& d = result_.diagnostics;
+    const auto started = std::chrono::steady_clock::now();
+    const IntegrateOptions options = landing_options(problem_.integrate, problem_.objective);
+    sequence_ = StepSequence(options.t0);
+    store_.resize(1);
+    store_.put(0, y.data());
+    const IntegrateResult solved = integrate(
+        stepper_, y.data(), p_.data(), options, [](double, const T*) {},
+        [&](const StepInterval& step, const T* y_next) {
+          sequence_.push_back(step);
+          store_.resize(sequence_.size() + 1);
+          store_.put(sequence_.size(), y_next);
+        });
+    d.rhs_evaluations = solved.rhs_evaluations;
+    if (!solved.ok()) return fail(solved);
+    if (!locate_observations()) return;
+    const std::size_t steps = sequence_.size();
+    d.schedule = "store_all";
+    d.steps = d.adjoint_steps = steps;
+    d.recomputed_steps = steps - 1;
+    d.slots = d.peak_slots = steps + 1;
+    d.checkpoint_bytes = d.peak_slots * store_.bytes_per_slot();
+    d.forward_seconds = seconds_since(started);
+
+    const auto backward = std::chrono::steady_clock::now();
+    AdjointSweep<S, M, Obj> sweep(stepper_, problem_, sequence_, observations_, p_, store_);
+    std::vector<T> scratch(n_);
+    sweep.seed(store_.get(steps, scratch.data()));
+    for (std::size_t n = steps; n-- > 0;) sweep.reverse_step(n, store_.get(n, scratch.data()));
+    finish(sweep);
+    d.rhs_evaluations = stepper_.rhs_evaluations();
+    d.backward_seconds = seconds_since(backward);
+  }
+
+  // The step sequence first, then the optimal schedule for `slots` states.
+  template <class Finish>
+  void run_revolve(std::vector<T>& y, Finish& finish) {
+    GradientDiagnostics& d = result_.diagnostics;
+    const auto started = std::chrono::steady_clock::now();
     const IntegrateResult found =
-        detail::prepare_sequence(system, problem, detail::values_of(y_start),
-                                 detail::values_of(p), sequence, observation_steps);
-    GradientDiagnostics& d = result.diagnostics;
-    if (!problem.integrate.step) d.sequence_steps = found.steps;
+        detail::step_sequence(system_, problem_, values_of(y), values_of(p_), sequence_);
+    if (problem_.method.adaptive() && !problem_.integrate.step) d.sequence_steps = found.steps;
     d.rhs_evaluations = found.rhs_evaluations;
-    if (!found.ok()) {
-      result.status = found.status;
-      result.message = found.message;
-      return;
+    if (!found.ok()) return fail(found);
+    if (!locate_observations()) return;
+    const std::size_t steps = sequence_.size();
+    std::size_t slots = checkpointing_.slots;
+    if (slots == 0 && checkpointing_.memory > 0) {
+      slots = std::size_t(checkpointing_.memory / store_.bytes_per_slot());
+      if (slots == 0)
+        return fail(IntegrateStatus::invalid_options,
+                    "the checkpoint memory budget holds no state: it needs at least " +
+                        std::to_string(store_.bytes_per_slot()) + " bytes");
     }
-    const std::size_t steps = sequence.size();
-    const bool store_all = checkpointing.schedule == CheckpointOptions::Schedule::store_all;
-    // More slots than steps change nothing but the memory taken.
-    const std::size_t slots = store_all ? std::max<std::size_t>(steps, 1)
-                                        : std::min(checkpointing.slots, std::max<std::size_t>(steps, 1));
-    if (slots == 0) {
-      result.status = IntegrateStatus::invalid_options;
-      result.message = "revolve needs at least one checkpoint slot";
-      return;
-    }
-    const bool float32 = checkpointing.storage == CheckpointOptions::Storage::float32;
-    if (float32 && !std::is_same_v<T, double>) {
-      result.status = IntegrateStatus::invalid_options;
-      result.message = "float32 checkpoints are for double gradients only";
-      return;
-    }
-    const CheckpointSchedule schedule =
-        store_all ? store_all_schedule(steps) : revolve_schedule(steps, slots);
-    detail::AdjointSweep<System, T, M, Obj> sweep(system, problem, sequence, observation_steps,
-                                                  y_start, p, slots, checkpointing.storage);
-    const ScheduleCounts counts = execute_schedule(schedule, sweep);
-
-    const std::size_t n = state_size(problem.model);
-    const std::vector<T>& lambda = sweep.lambda();
-    result.dJ_dy0.assign(lambda.begin(), lambda.begin() + std::ptrdiff_t(n));
-    if constexpr (Obj::has_initial) {
-      // Through y0(p): dJ/dp += (dy0/dp)ᵀ lambda_0.
-      detail::ScalarGradient<T> through_initial(0, p.size());
-      std::vector<T> grad(p.size()), none;
-      const auto& initial = problem.objective.initial;
-      through_initial(
-          [&](const auto*, const auto* q) {
-            using D = std::remove_cvref_t<decltype(*q)>;
-            std::vector<D> y(n);
-            initial(q, y.data());
-            D sum(0);
-            for (std::size_t i = 0; i < n; ++i) sum += lambda[i] * y[i];
-            return sum;
-          },
-          none.data(), p.data(), none.data(), grad.data());
-      for (std::size_t j = 0; j < p.size(); ++j) sweep.add_parameter_gradient(j, grad[j]);
-    }
-    result.dJ_dp.resize(p.size());
-    for (std::size_t j = 0; j < p.size(); ++j) result.dJ_dp[j] = sweep.parameter_gradient(j);
-    result.value = sweep.value();
-    sweep.check_results(result.value, result.dJ_dp);
-
-    d.schedule = store_all ? "store_all" : "revolve";
+    if (slots == 0) slots = 100;
+    slots = std::min(slots, std::max<std::size_t>(steps, 1));  // more change nothing
+    store_.resize(slots);
+    AdjointSweep<S, M, Obj> sweep(stepper_, problem_, sequence_, observations_, p_, store_);
+    sweep.set_current(y.data());
+    const ScheduleCounts counts = execute_schedule(revolve_schedule(steps, slots), sweep);
+    finish(sweep);
+    d.schedule = "revolve";
     d.steps = steps;
     d.slots = slots;
     d.peak_slots = counts.peak_slots;
     d.recomputed_steps = counts.recomputed_steps;
     d.adjoint_steps = counts.adjoint_steps;
-    d.rhs_evaluations += sweep.rhs_evaluations();
-    d.vjp_evaluations = sweep.vjp_evaluations();
-    d.nonfinite = sweep.nonfinite();
-    d.storage = float32 ? "float32" : "float64";
-    d.checkpoint_bytes = counts.peak_slots * sweep.bytes_per_slot();
-    d.monitor = sweep.growth_report();
-    d.backward_seconds = sweep.backward_seconds();
-    d.forward_seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count() -
-        d.backward_seconds;
-    if (d.nonfinite) {
-      result.status = IntegrateStatus::non_finite_state;
-      result.message = d.nonfinite->describe();
-    }
+    d.rhs_evaluations += stepper_.rhs_evaluations();
+    d.checkpoint_bytes = counts.peak_slots * store_.bytes_per_slot();
+    d.forward_seconds = std::chrono::duration<double>(sweep.first_adjoint_step() - started).count();
+    d.backward_seconds = seconds_since(started) - d.forward_seconds;
+  }
+
+  S& stepper_;
+  const System& system_;
+  const GradientProblem<M, Obj>& problem_;
+  const std::vector<T>& p_;
+  const CheckpointOptions& checkpointing_;
+  GradientResult<T>& result_;
+  std::size_t n_;
+  CheckpointStore<T, A> store_;
+  StepSequence sequence_;
+  ObservationSteps observations_;
+};
+
+}  // namespace detail
+
+template <class T = double, Model M, class Obj>
+GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
+                           const std::vector<T>& p, const CheckpointOptions& checkpointing = {}) {
+  GradientResult<T> result;
+  result.diagnostics.method = std::string(problem.method.name());
+  detail::with_system(problem.model, problem.objective, [&](const auto& system) {
+    with_stepper<T>(system, problem.method, [&](auto& stepper) {
+      using S = std::remove_reference_t<decltype(stepper)>;
+      using System = std::remove_cvref_t<decltype(system)>;
+      detail::GradientRun<S, System, M, Obj> run(stepper, system, problem, p, checkpointing, result);
+      run.run(detail::initial_state<T>(problem, y0, p), [&](auto& sweep) {
+        const std::size_t n = state_size(problem.model);
+        const T* lambda = sweep.lambda();
+        result.dJ_dy0.assign(lambda, lambda + n);
+        if constexpr (Obj::has_initial) {
+          // Through y0(p): dJ/dp += (dy0/dp)ᵀ lambda_0.
+          detail::ScalarGradient<T> through_initial(0, p.size());
+          std::vector<T> grad(p.size()), none;
+          const auto& initial = problem.objective.initial;
+          through_initial(
+              [&](const auto*, const auto* q) {
+                using D = std::remove_cvref_t<decltype(*q)>;
+                std::vector<D> y(n);
+                initial(q, y.data());
+                D sum(0);
+                for (std::size_t i = 0; i < n; ++i) sum += lambda[i] * y[i];
+                return sum;
+              },
+              none.data(), p.data(), none.data(), grad.data());
+          for (std::size_t j = 0; j < p.size(); ++j) sweep.add_parameter_gradient(j, grad[j]);
+        }
+        result.dJ_dp.resize(p.size());
+        for (std::size_t j = 0; j < p.size(); ++j) result.dJ_dp[j] = sweep.parameter_gradient(j);
+        result.value = sweep.value();
+        sweep.check_results(result.value, result.dJ_dp);
+        result.diagnostics.vjp_evaluations = stepper.vjp_evaluations();
+        result.diagnostics.monitor = sweep.growth_report();
+        if ((result.diagnostics.nonfinite = sweep.nonfinite())) {
+          result.status = IntegrateStatus::non_finite_state;
+          result.message = result.diagnostics.nonfinite->describe();
+        }
+      });
+    });
   });
   return result;
 }

@@ -13,25 +13,26 @@ namespace backsweep {
 
 namespace detail {
 
+// J along `sequence` from the system's initial state y, by the problem's method on T.
 template <class T, class System, Model M, class Obj>
 T replay_objective(const System& system, const GradientProblem<M, Obj>& problem,
-                   const StepSequence& sequence, const std::vector<std::size_t>& observation_steps,
+                   const StepSequence& sequence, const ObservationSteps& observations,
                    std::vector<T> y, const std::vector<T>& p) {
-  ExplicitRK<System, T> stepper(system, problem.tableau);
-  std::vector<T> next(y.size());
   T value(0);
-  auto observe = [&](std::size_t step) {
+  std::size_t next = 0;  // cursor into the observations, which are ordered by step
+  auto observe = [&](std::size_t step, const T* state) {
     if constexpr (Obj::has_observation)
-      for (std::size_t k = 0; k < observation_steps.size(); ++k)
-        if (observation_steps[k] == step) value += problem.objective.observation(k, y.data(), p.data());
+      for (; next < observations.step.size() && observations.step[next] == step; ++next)
+        value += problem.objective.observation(observations.term[next], state, p.data());
   };
-  observe(0);
-  for (std::size_t n = 0; n < sequence.size(); ++n) {
-    stepper.forget_first_slope();
-    stepper.step(sequence.t[n], sequence.h[n], y.data(), p.data(), next.data());
-    std::swap(y, next);
-    observe(n + 1);
-  }
+  observe(0, y.data());
+  std::size_t step = 0;
+  const bool solved = with_stepper<T>(system, problem.method, [&](auto& stepper) {
+    return replay(stepper, y.data(), p.data(), sequence, [&](const StepInterval&, const T* state) {
+      observe(++step, state);
+    }).ok();
+  });
+  if (!solved) return T(NAN);  // a NaN or Inf in the states
   if constexpr (Obj::has_terminal) value += problem.objective.terminal(y.data(), p.data());
   if constexpr (Obj::has_running) value += y[state_size(problem.model)];
   return value;
@@ -40,14 +41,14 @@ T replay_objective(const System& system, const GradientProblem<M, Obj>& problem,
 }  // namespace detail
 
 // J(y0, p) over a given step sequence (frozen: finite differences of the discrete map).
+// NaN when an observation time is not on the sequence.
 template <class T = double, Model M, class Obj>
 T objective_value(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
                   const std::vector<T>& p, const StepSequence& sequence) {
+  detail::ObservationSteps observations;
+  if (detail::observation_steps(problem.objective, sequence, observations)) return T(NAN);
   return detail::with_system(problem.model, problem.objective, [&](const auto& system) {
-    std::vector<std::size_t> observation_steps;
-    for (double t : problem.objective.observation_times)
-      observation_steps.push_back(sequence.index_of(t));
-    return detail::replay_objective<T>(system, problem, sequence, observation_steps,
+    return detail::replay_objective<T>(system, problem, sequence, observations,
                                        detail::initial_state<T>(problem, y0, p), p);
   });
 }
@@ -57,10 +58,10 @@ template <Model M, class Obj>
 IntegrateResult problem_step_sequence(const GradientProblem<M, Obj>& problem,
                                       StepSequence& sequence) {
   return detail::with_system(problem.model, problem.objective, [&](const auto& system) {
-    std::vector<std::size_t> observation_steps;
-    return detail::prepare_sequence(
-        system, problem, detail::values_of(detail::initial_state<double>(problem, problem.y0, problem.p)),
-        problem.p, sequence, observation_steps);
+    return detail::step_sequence(
+        system, problem,
+        detail::values_of(detail::initial_state<double>(problem, problem.y0, problem.p)),
+        problem.p, sequence);
   });
 }
 
@@ -71,11 +72,18 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
   constexpr int kLanes = 8;
   using D = Dual<double, kLanes>;
   GradientResult<double> result;
+  result.diagnostics.method = std::string(problem.method.name());
   StepSequence sequence;
   const IntegrateResult found = problem_step_sequence(problem, sequence);
   if (!found.ok()) {
     result.status = found.status;
     result.message = found.message;
+    return result;
+  }
+  detail::ObservationSteps observations;
+  if (auto why = detail::observation_steps(problem.objective, sequence, observations)) {
+    result.status = IntegrateStatus::invalid_options;
+    result.message = *why;
     return result;
   }
   const std::size_t n = state_size(problem.model), np = problem.p.size();
@@ -88,7 +96,10 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
       if (column < np) p[column].d[k] = 1.0;
       else if (column < np + n) y0[column - np].d[k] = 1.0;
     }
-    const D value = objective_value<D>(problem, y0, p, sequence);
+    const D value = detail::with_system(problem.model, problem.objective, [&](const auto& system) {
+      return detail::replay_objective<D>(system, problem, sequence, observations,
+                                         detail::initial_state<D>(problem, y0, p), p);
+    });
     result.value = value.v;
     for (int k = 0; k < kLanes; ++k) {
       const std::size_t column = first + std::size_t(k);
@@ -96,15 +107,14 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
       else if (column < np + n) result.dJ_dy0[column - np] = value.d[k];
     }
   }
-  result.diagnostics.method = std::string(problem.tableau.name);
   result.diagnostics.steps = sequence.size();
   std::vector<double> all = result.dJ_dp;
   all.insert(all.end(), result.dJ_dy0.begin(), result.dJ_dy0.end());
   all.push_back(result.value);
-  if (const std::size_t bad = detail::first_non_finite(all.data(), all.size()); bad < all.size()) {
+  if (const std::size_t bad = first_non_finite<CpuAlgebra>(all.size(), all.data()); bad < all.size()) {
     result.status = IntegrateStatus::non_finite_state;
     result.message = "the forward tangent is not finite";
-    result.diagnostics.nonfinite = NonFinite{"forward", sequence.size(), bad, sequence.t_end};
+    result.diagnostics.nonfinite = NonFinite{"forward", sequence.size(), bad, sequence.t_end()};
   }
   return result;
 }

@@ -1,26 +1,29 @@
 #pragma once
 // A gradient problem: model, method, initial state, parameters, objective and solver
-// options; what gradient(), tangent_gradient() and the checks take. Plus the result
-// types (GradientResult with its diagnostics counters).
+// options; what gradient(), tangent_gradient() and the checks take. Plus the options and
+// result types (CheckpointOptions; GradientResult with its diagnostics counters), and the
+// pieces every driver shares: the system a problem integrates, its initial state, and its
+// step sequence.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "adjoint/growth_monitor.hpp"
 #include "adjoint/objective.hpp"
-#include "adjoint/step_sequence.hpp"
-#include "solvers/butcher_tableau.hpp"
-#include "solvers/explicit_rk.hpp"
+#include "solvers/integrate.hpp"
 #include "solvers/integrate_options.hpp"
+#include "solvers/method.hpp"
+#include "solvers/step_grid.hpp"
 
 namespace backsweep {
 
 template <Model M, class Obj>
 struct GradientProblem {
   const M& model;
-  const ButcherTableau& tableau;
+  Method method;
   std::vector<double> y0;  // values ignored when the objective has an `initial` term
   std::vector<double> p;
   Obj objective;
@@ -30,14 +33,21 @@ struct GradientProblem {
 };
 
 struct CheckpointOptions {
-  enum class Schedule { store_all, revolve };
-  Schedule schedule = Schedule::store_all;
-  std::size_t slots = 0;  // revolve: state slots, the initial state's included (>= 1)
+  // auto: revolve when slots or a memory budget bound what is kept, else store_all.
+  enum class Schedule { automatic, store_all, revolve };
+  Schedule schedule = Schedule::automatic;
+  // revolve: state slots, the initial state's included (>= 1); 0: from `memory`, or 100.
+  std::size_t slots = 0;
+  // revolve: a budget in bytes for the slots, turned into slots by the engine from its own
+  // bytes per state (0: none). A budget that holds no state is an invalid option.
+  std::uint64_t memory = 0;
   // float32 halves the memory of the slots; the states restored from them are rounded,
   // so the gradient changes at the level of float precision (double only).
   enum class Storage { float64, float32 };
   Storage storage = Storage::float64;
 };
+
+const char* to_string(CheckpointOptions::Schedule schedule);
 
 // Where a NaN or Inf first appeared.
 struct NonFinite {
@@ -52,9 +62,10 @@ struct NonFinite {
 
 struct GradientDiagnostics {
   std::string method, schedule;
+  std::string derivatives;  // how the model's VJPs are taken: hand_written, reverse_mode, ...
   std::size_t steps = 0, slots = 0, peak_slots = 0;
   std::size_t recomputed_steps = 0;  // forward steps outside a step's own adjoint
-  std::size_t sequence_steps = 0;    // adaptive: the solve that fixed the step sequence
+  std::size_t sequence_steps = 0;    // adaptive revolve: the solve that fixed the step sequence
   std::size_t adjoint_steps = 0;
   std::size_t rhs_evaluations = 0, vjp_evaluations = 0;
   std::string storage = "float64";   // of the checkpoint slots
@@ -114,30 +125,70 @@ std::vector<double> values_of(const std::vector<T>& x) {
   return v;
 }
 
-// The step sequence (from the values, so a Dual run replays the same steps) and the
-// step index of each observation time. Fails with a message if the solve fails.
-template <class System, Model M, class Obj>
-IntegrateResult prepare_sequence(const System& system, const GradientProblem<M, Obj>& problem,
-                                 const std::vector<double>& y0, const std::vector<double>& p,
-                                 StepSequence& sequence,
-                                 std::vector<std::size_t>& observation_steps) {
-  IntegrateOptions options = problem.integrate;
-  // The steps land on every observation time (several terms may share one).
-  options.output_times = problem.objective.observation_times;
+// The solver options with every observation time as an output time, so the steps land
+// on them (several terms may share one).
+template <class Obj>
+IntegrateOptions landing_options(IntegrateOptions options, const Obj& objective) {
+  options.output_times = objective.observation_times;
   std::sort(options.output_times.begin(), options.output_times.end());
   options.output_times.erase(std::unique(options.output_times.begin(), options.output_times.end()),
                              options.output_times.end());
-  ExplicitRK<System> stepper(system, problem.tableau);
-  IntegrateResult result = find_step_sequence(stepper, y0.data(), p.data(), options, sequence);
-  observation_steps.clear();
-  for (double t : problem.objective.observation_times) {
-    observation_steps.push_back(sequence.index_of(t));
-    if (observation_steps.back() == StepSequence::npos && result.ok()) {
-      result.status = IntegrateStatus::invalid_options;
-      result.message = "observation time " + std::to_string(t) + " is not in the time span";
-    }
+  return options;
+}
+
+// The (step, term) pairs of the observation terms, ordered by step: drivers walk them
+// with a cursor, so nothing is kept per step. Fails when a time is not on the grid.
+struct ObservationSteps {
+  std::vector<std::size_t> step, term;
+};
+template <class Obj>
+std::optional<std::string> observation_steps(const Obj& objective, const StepSequence& sequence,
+                                             ObservationSteps& at) {
+  at = {};
+  std::vector<std::pair<std::size_t, std::size_t>> pairs;
+  for (std::size_t k = 0; k < objective.observation_times.size(); ++k) {
+    const double t = objective.observation_times[k];
+    const std::size_t step = sequence.index_of(t);
+    if (step == StepSequence::npos)
+      return "observation time " + std::to_string(t) + " is not in the time span";
+    pairs.emplace_back(step, k);
   }
-  return result;
+  std::stable_sort(pairs.begin(), pairs.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [step, term] : pairs) {
+    at.step.push_back(step);
+    at.term.push_back(term);
+  }
+  return std::nullopt;
+}
+
+// The step sequence of the problem's solve at (y0, p), from the values (so a Dual run
+// replays the same steps): the fixed grid, or one adaptive solve.
+template <class System, Model M, class Obj>
+IntegrateResult step_sequence(const System& system, const GradientProblem<M, Obj>& problem,
+                              const std::vector<double>& y0, const std::vector<double>& p,
+                              StepSequence& sequence) {
+  const IntegrateOptions options = landing_options(problem.integrate, problem.objective);
+  IntegrateResult result;
+  if (auto why = options.invalid_reason(problem.method.adaptive())) {
+    result.status = IntegrateStatus::invalid_options;
+    result.message = *why;
+    return result;
+  }
+  if (options.step > 0.0) {
+    if (!fixed_step_sequence(options, sequence)) {
+      result.status = IntegrateStatus::max_steps_reached;
+      result.message = "the fixed step needs more than max_steps steps";
+    }
+    result.steps = sequence.size();
+    return result;
+  }
+  sequence = StepSequence(options.t0);
+  return with_stepper<double>(system, problem.method, [&](auto& stepper) {
+    std::vector<double> y = y0;
+    return integrate(stepper, y.data(), p.data(), options, [](double, const double*) {},
+                     [&](const StepInterval& step, const double*) { sequence.push_back(step); });
+  });
 }
 
 }  // namespace detail

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "models/dual.hpp"
+#include "solvers/algebra.hpp"
+#include "solvers/vector_operations.hpp"
 
 namespace backsweep {
 
@@ -78,16 +80,12 @@ class GrowthMonitor {
 
   // After the adjoint step that produced lambda at time t (steps arrive backward);
   // gradient_norm() is called only for the steps the history keeps.
-  template <class T, class GradientNorm>
+  template <Algebra A = CpuAlgebra, class T, class GradientNorm>
   void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
     while (interval_ > 0 && t < histograms_.interval_times[interval_]) --interval_;
     std::size_t* row = histograms_.counts.data() + interval_ * MagnitudeHistograms::kBins;
-    double squares = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double x = value_of(lambda[i]);
-      squares += x * x;
-      ++row[MagnitudeHistograms::bin(x)];
-    }
+    A::for_each(n, BinMagnitude<T>{lambda, row});
+    const double squares = squared_norm<A>(n, lambda);
     if (squares > 0.0 && squares < INFINITY) {
       if (first_squares_ == 0.0) first_squares_ = squares;
       last_squares_ = squares;
@@ -101,6 +99,12 @@ class GrowthMonitor {
   GrowthReport report() const;
 
  private:
+  template <class T>
+  struct BinMagnitude {
+    const T* x;
+    std::size_t* row;
+    void operator()(std::size_t i) const { ++row[MagnitudeHistograms::bin(value_of(x[i]))]; }
+  };
   void keep(double t, double squares, double gradient_norm);
 
   MonitorOptions options_;

@@ -1,7 +1,7 @@
 #pragma once
 // The k leading Lyapunov exponents by Benettin's method: k tangent vectors ride along
 // the trajectory as the Dual lanes of the state (so each step applies the exact tangent
-// of the Runge-Kutta step, built from the model's JVPs), and every few steps a
+// of the method's step), and every few steps a
 // Gram-Schmidt QR re-orthonormalises them; the exponents are the time averages of
 // log R_ii. A transient is skipped first; the averaging time is cut into blocks whose
 // spread gives each exponent's standard error.
@@ -14,8 +14,9 @@
 
 #include "adjoint/gradient_problem.hpp"
 #include "models/derivatives.hpp"
-#include "solvers/explicit_rk.hpp"
-#include "solvers/integrate.hpp"
+#include "solvers/method.hpp"
+#include "solvers/step_grid.hpp"
+#include "solvers/vector_operations.hpp"
 
 namespace backsweep {
 
@@ -74,7 +75,7 @@ void orthonormalize(std::vector<std::vector<D>>& chunks, std::size_t n, std::siz
 }  // namespace detail
 
 template <Model M>
-LyapunovResult lyapunov_spectrum(const M& model, const ButcherTableau& tableau,
+LyapunovResult lyapunov_spectrum(const M& model, const Method& method,
                                  const std::vector<double>& y0, const std::vector<double>& p,
                                  const LyapunovOptions& options) {
   using D = Dual<double, kDerivativeLanes>;
@@ -110,23 +111,24 @@ LyapunovResult lyapunov_spectrum(const M& model, const ButcherTableau& tableau,
       if (i >= c * L && i < (c + 1) * L && i < k) chunks[c][i].d[i - c * L] = 1.0;
     }
   std::vector<D> parameters(p.begin(), p.end());
-  ExplicitRK<M, D> stepper(model, tableau);
+  return with_stepper<D>(model, method, [&](auto& stepper) {
   std::vector<double> log_r(k), sums(k, 0.0);
   std::vector<std::vector<double>> block_sums(options.blocks, std::vector<double>(k, 0.0));
 
-  double t = options.t0;
   std::size_t step = 0;
-  // Advances `count` steps; false (with result.nonfinite set) on a NaN or Inf.
+  // Advances `count` steps of the uniform grid; false (with result.nonfinite set) on a
+  // NaN or Inf. Each chunk is its own solve, so nothing is carried between chunks.
   auto advance = [&](std::size_t count) {
     for (std::size_t s = 0; s < count; ++s, ++step) {
+      const StepInterval interval = uniform_step(options.t0, h, step);
       for (std::size_t c = 0; c < chunk_count; ++c) {
-        stepper.step(t, h, chunks[c].data(), parameters.data(), next[c].data());
+        stepper.restart();
+        stepper.step(interval, chunks[c].data(), parameters.data(), next[c].data());
         std::swap(chunks[c], next[c]);
       }
-      t = options.t0 + double(step + 1) * h;
       for (std::size_t c = 0; c < chunk_count; ++c)
-        if (const std::size_t i = detail::first_non_finite(chunks[c].data(), n); i < n) {
-          result.nonfinite = NonFinite{"forward", step + 1, i, t};
+        if (const std::size_t i = first_non_finite<CpuAlgebra>(n, chunks[c].data()); i < n) {
+          result.nonfinite = NonFinite{"forward", step + 1, i, interval.t_next};
           return false;
         }
     }
@@ -180,6 +182,7 @@ LyapunovResult lyapunov_spectrum(const M& model, const ButcherTableau& tableau,
   }
   result.kaplan_yorke_dimension = kaplan_yorke_dimension(result.exponents);
   return result;
+  });
 }
 
 }  // namespace backsweep

@@ -1,6 +1,7 @@
 #pragma once
 // Objectives J = g(y_N, p) + integral r(t, y, p) dt + sum_k l_k(y(t_k), p), each term a
-// functor templated on the scalar type (its derivatives come from Dual numbers):
+// functor templated on the scalar type (its derivatives come from Dual numbers, or from
+// the term's own `gradient`, see adjoint/detail/scalar_gradient.hpp):
 //   terminal     template <class T> T operator()(const T* y, const T* p) const
 //   running      template <class T> T operator()(T t, const T* y, const T* p) const
 //   observation  template <class T> T operator()(std::size_t k, const T* y, const T* p) const
@@ -9,11 +10,13 @@
 //   initial      template <class T> void operator()(const T* p, T* y0) const
 // (dJ/dp then includes the path through y0(p); dJ/dy0 is the sensitivity to a
 // perturbation of that initial state).
-// Leave a term as NoTerm to omit it.
+// Leave a term as NoTerm to omit it: an omitted running cost costs nothing.
 #include <cstddef>
 #include <type_traits>
 #include <vector>
 
+#include "adjoint/detail/scalar_gradient.hpp"
+#include "models/derivatives.hpp"
 #include "models/model.hpp"
 
 namespace backsweep {
@@ -35,21 +38,65 @@ struct Objective {
   static constexpr bool has_initial = !std::is_same_v<Initial, NoTerm>;
 };
 
-// The model with the running cost appended as one more state q' = r(t, y, p), q(t0) = 0,
-// so the integral is integrated by the same Runge-Kutta method and its adjoint is exact.
-template <Model M, class Running>
-struct WithQuadrature {
+namespace detail {
+// The sizes of a model with one more state: compile-time when the model's are.
+template <class M>
+struct PlusOneState {
   const M* model;
-  const Running* running;
-
   std::size_t state_size() const { return backsweep::state_size(*model) + 1; }
   std::size_t param_size() const { return backsweep::param_size(*model); }
+};
+template <HasStaticSizes M>
+struct PlusOneState<M> {
+  const M* model;
+  static constexpr std::size_t n_state = M::n_state + 1, n_param = M::n_param;
+};
+}  // namespace detail
+
+// The model with the running cost appended as one more state q' = r(t, y, p), q(t0) = 0,
+// so the integral is integrated by the same method and its adjoint is exact.
+template <Model M, class Running>
+struct WithQuadrature : detail::PlusOneState<M> {
+  const Running* running;
+
+  WithQuadrature(const M* m, const Running* r) : detail::PlusOneState<M>{m}, running(r) {}
 
   template <class T>
   void operator()(T t, const T* y, const T* p, T* dydt) const {
-    (*model)(t, y, p, dydt);
-    dydt[backsweep::state_size(*model)] = (*running)(t, y, p);
+    (*this->model)(t, y, p, dydt);
+    dydt[backsweep::state_size(*this->model)] = (*running)(t, y, p);
   }
+};
+
+// The VJP of a model with a quadrature: the model's own (whatever way it takes) plus the
+// running cost's gradient weighted by the quadrature's adjoint. Nothing depends on q.
+template <Model M, class Running, class V>
+class Derivatives<WithQuadrature<M, Running>, V> {
+ public:
+  explicit Derivatives(const WithQuadrature<M, Running>& system)
+      : system_(system), model_(*system.model), n_(backsweep::state_size(*system.model)),
+        np_(backsweep::param_size(*system.model)), running_(n_, np_), grad_y_(n_), grad_p_(np_) {}
+
+  static constexpr VjpMethod method() { return Derivatives<M, V>::method(); }
+
+  void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
+    model_.vjp(t, y, p, lambda, vjp_y, vjp_p);
+    vjp_y[n_] = V(0);
+    const V weight = lambda[n_];
+    if (detail::is_exact_zero(weight)) return;
+    detail::running_gradient(*system_.running, running_, t, y, p, grad_y_.data(),
+                             vjp_p ? grad_p_.data() : static_cast<V*>(nullptr));
+    for (std::size_t i = 0; i < n_; ++i) vjp_y[i] += weight * grad_y_[i];
+    if (vjp_p)
+      for (std::size_t j = 0; j < np_; ++j) vjp_p[j] += weight * grad_p_[j];
+  }
+
+ private:
+  const WithQuadrature<M, Running>& system_;
+  Derivatives<M, V> model_;
+  std::size_t n_, np_;
+  detail::ScalarGradient<V> running_;
+  std::vector<V> grad_y_, grad_p_;
 };
 
 }  // namespace backsweep

@@ -20,7 +20,6 @@ namespace backsweep {
 struct ScheduleCounts {
   std::size_t recomputed_steps = 0;  // forward steps outside a step's own adjoint
   std::size_t adjoint_steps = 0;
-  std::size_t stores = 0, restores = 0;
   std::size_t peak_slots = 0;  // most slots holding a state at once
 };
 
@@ -48,14 +47,12 @@ ScheduleCounts execute_schedule(const CheckpointSchedule& schedule, Backend& bac
         backend.store(action.slot, action.step);
         slot_step[action.slot] = std::ptrdiff_t(action.step);
         counts.peak_slots = std::max(counts.peak_slots, ++in_use);
-        ++counts.stores;
         break;
       case Kind::restore:
         if (action.slot >= schedule.slots || slot_step[action.slot] != std::ptrdiff_t(action.step))
           fail("restore from a slot that does not hold that step");
         backend.restore(action.slot, action.step);
         current = action.step;
-        ++counts.restores;
         break;
       case Kind::adjoint_step:
         if (action.step != current || action.step + 1 != next_adjoint)

@@ -10,6 +10,8 @@
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "fit/data_fit.hpp"
+#include "fit/standard_errors.hpp"
+#include "io/config_objective.hpp"
 #include "io/fit_config.hpp"
 #include "io/fit_output.hpp"
 #include "io/visit_model.hpp"
@@ -34,14 +36,6 @@ fit_trajectories.csv and fit_residuals.csv.
 Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {
-
-struct ConfigObservables {
-  const FitConfig* config;
-  template <class T>
-  T operator()(std::size_t o, T t, const T* y, const T* p) const {
-    return evaluate_at(config->observables[o].formula, t, y, p);
-  }
-};
 
 // The estimated parameters, their bounds in scaled space, and the nominal point.
 struct Scaled {
@@ -72,44 +66,18 @@ std::vector<std::vector<double>> experiment_parameters(const FitConfig& config) 
   return parameters;
 }
 
-// An experiment's initial state: its own numbers, else [initial]'s numbers or
-// expressions of the parameters.
-struct ConfigInitial {
-  const FitConfig* config;
-  template <class T>
-  void operator()(std::size_t e, const T* p, T* y0) const {
-    const FitExperimentConfig& experiment = config->experiments[e];
-    for (std::size_t i = 0; i < experiment.initial_state.size(); ++i) {
-      const auto& expression = config->simulate.initial_expressions[i];
-      y0[i] = !experiment.initial_overridden[i] && expression ? expression->evaluate(p)
-                                                                : T(experiment.initial_state[i]);
-    }
-  }
-};
-
-std::string chosen_mode(const FitConfig& config) {
-  if (config.gradient_mode != "auto") return config.gradient_mode;
-  // Forward mode while one Dual chunk carries every derivative the solve needs.
-  return config.simulate.parameter_names.size() + config.simulate.state_names.size() <=
-                 std::size_t(kDerivativeLanes)
-             ? "tangent"
-             : "adjoint";
-}
+template <Model M>
+using ConfigFit = DataFit<M, ConfigObservables, ConfigExperimentInitial>;
 
 template <Model M>
-using ConfigFit = DataFit<M, ConfigObservables, ConfigInitial>;
-
-template <Model M>
-ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& scaled,
-                      const std::string& mode) {
+ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& scaled) {
   const SimulateConfig& sim = config.simulate;
   IntegrateOptions integrate = sim.integrate;
   integrate.output_times.clear();
-  return ConfigFit<M>(model, *find_tableau(sim.method), integrate, ConfigObservables{&config},
-                      config.observables.size(), ConfigInitial{&config},
-                      experiment_parameters(config), config.measurements,
-                      scaled.parameters, config.estimate_sigma, mode == "adjoint",
-                      config.checkpointing);
+  return ConfigFit<M>(model, sim.method, integrate, ConfigObservables{&config},
+                      config.observables.size(), ConfigExperimentInitial{&config},
+                      experiment_parameters(config), config.measurements, scaled.parameters,
+                      config.estimate_sigma, config.gradient_mode, config.checkpointing);
 }
 
 // States and observables of each experiment at the output times (or 200 even times).
@@ -125,15 +93,15 @@ bool fitted_trajectories(const M& model, const FitConfig& config, const std::vec
     FitReport::Trajectory trajectory;
     const std::vector<double> p = fit.parameters(e, theta);
     std::vector<double> y(sim.state_names.size());
-    ConfigInitial{&config}(e, p.data(), y.data());
-    ExplicitRK<M> stepper(model, *find_tableau(sim.method));
-    const IntegrateResult solved =
-        integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {
-          trajectory.times.push_back(t);
-          trajectory.states.insert(trajectory.states.end(), state, state + sim.state_names.size());
-          for (std::size_t o = 0; o < config.observables.size(); ++o)
-            trajectory.observables.push_back(ConfigObservables{&config}(o, t, state, p.data()));
-        });
+    ConfigExperimentInitial{&config}(e, p.data(), y.data());
+    const IntegrateResult solved = with_stepper<double>(model, sim.method, [&](auto& stepper) {
+      return integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {
+        trajectory.times.push_back(t);
+        trajectory.states.insert(trajectory.states.end(), state, state + sim.state_names.size());
+        for (std::size_t o = 0; o < config.observables.size(); ++o)
+          trajectory.observables.push_back(ConfigObservables{&config}(o, t, state, p.data()));
+      });
+    });
     if (!solved.ok()) {
       failure = solved.message;
       return false;
@@ -147,12 +115,13 @@ template <Model M>
 int fit_model(const M& model, const FitConfig& config, bool json) {
   const SimulateConfig& sim = config.simulate;
   const Scaled scaled = scaled_parameters(config);
-  const std::string mode = chosen_mode(config);
-  ConfigFit<M> fit = make_fit(model, config, scaled, mode);
+  const GradientMode mode = config.gradient_mode;
+  ConfigFit<M> fit = make_fit(model, config, scaled);
   std::cerr << "fit: " << scaled.parameters.size() << " parameters, "
             << config.measurements.size() << " measurements, " << config.experiments.size()
             << " experiment(s); gradients by the "
-            << (mode == "adjoint" ? "discrete adjoint" : "forward tangent") << " of " << sim.method
+            << (mode == GradientMode::adjoint ? "discrete adjoint" : "forward tangent") << " of "
+            << sim.method.name()
             << "; " << config.optimizer.starts << " start(s)\n";
 
   const MultistartResult runs = minimize_multistart(
@@ -173,8 +142,8 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
 
   FitReport report;
   report.model = sim.model;
-  report.method = sim.method;
-  report.gradient_mode = mode;
+  report.method = std::string(sim.method.name());
+  report.gradient_mode = to_string(mode);
   report.state_names = sim.state_names;
   for (const auto& o : config.observables) report.observable_names.push_back(o.name);
   for (const auto& e : config.experiments) report.experiment_ids.push_back(e.id);
@@ -193,17 +162,11 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
   }
   report.sigmas = fit.sigmas();
   if (config.estimate_sigma) report.estimated_sigma = fit.profiled_sigma();
-  // Covariance = F^-1 where F is positive definite; otherwise the parameters are not
-  // identifiable from these data and their errors are unknown (NaN).
-  const std::size_t q = scaled.parameters.size();
-  Eigen::MatrixXd covariance = Eigen::MatrixXd::Constant(Eigen::Index(q), Eigen::Index(q), NAN);
-  const Eigen::LLT<Eigen::MatrixXd> cholesky(information);
-  if (cholesky.info() == Eigen::Success)
-    covariance = cholesky.solve(Eigen::MatrixXd::Identity(Eigen::Index(q), Eigen::Index(q)));
-  else
+  const ParameterErrors errors = standard_errors(information, scaled.parameters, best.x);
+  if (!errors.identifiable)
     std::cerr << "warning: the Fisher information is singular: some parameters are not "
                  "identifiable from these data\n";
-  report.covariance.assign(covariance.data(), covariance.data() + covariance.size());
+  report.covariance.assign(errors.covariance.data(), errors.covariance.data() + errors.covariance.size());
 
   nlohmann::json parameters = nlohmann::json::object();
   std::cerr << "fit: objective " << best.objective << " (" << best.reason << ")\n";
@@ -212,8 +175,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
     double value = p.nominal, error = NAN;
     if (p.estimate) {
       value = scaled.parameters[i].to_value(best.x[i]);
-      // Delta method: from the scaled-space error to linear space.
-      error = std::sqrt(covariance(Eigen::Index(i), Eigen::Index(i))) * scaled.parameters[i].slope(best.x[i]);
+      error = errors.standard_errors[i];
       ++i;
     }
     report.parameter_names.push_back(p.name);
@@ -246,7 +208,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
     nlohmann::json out = {{"objective", best.objective},
                           {"converged", best.converged},
                           {"reason", best.reason},
-                          {"gradient_mode", mode},
+                          {"gradient_mode", to_string(mode)},
                           {"parameters", parameters},
                           {"starts", starts}};
     if (config.estimate_sigma) {
@@ -263,8 +225,8 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
 template <Model M>
 int gradient_model(const M& model, const FitConfig& config, bool json) {
   const Scaled scaled = scaled_parameters(config);
-  const std::string mode = chosen_mode(config);
-  ConfigFit<M> fit = make_fit(model, config, scaled, mode);
+  const std::string mode = to_string(config.gradient_mode);
+  ConfigFit<M> fit = make_fit(model, config, scaled);
   std::vector<double> gradient;
   std::string failure;
   const double value = fit.evaluate(scaled.nominal, gradient, failure);

@@ -14,6 +14,7 @@
 #include "apps/load_config.hpp"
 #include "apps/fit_command.hpp"
 #include "io/fit_config.hpp"
+#include "io/config_objective.hpp"
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
 #include "io/visit_model.hpp"
@@ -27,11 +28,13 @@ const char* const kGradientHelp = R"(Config keys read by gradient, besides those
   [gradient]     parameters  names to report (default: all); dJ/dp includes the path
                              through [initial] expressions of the parameters
                  initial     also dJ/d(initial state) (default true)
-                 mode        auto | adjoint | tangent (auto: tangent when there are at
-                             most 3 derivatives to take, else adjoint)
-  [checkpointing] schedule   auto (= store_all) | store_all | revolve
+                 mode        auto | adjoint | tangent (auto: tangent when the states and
+                             parameters number at most 8, one Dual chunk; else adjoint)
+  [checkpointing] schedule   auto | store_all | revolve (auto: revolve when slots or memory
+                             is given, else store_all)
                  slots       revolve state slots, the initial state's included (default 100)
-                 memory      or a budget for them, e.g. "64MiB"
+                 memory      or a budget for them, e.g. "64MiB" (the engine turns it into
+                             slots from its own bytes per state)
                  storage     float64 (default) | float32: half the memory, rounded states
   [monitor]      tolerance   relative accuracy the gradient must keep (default 1e-6): growth
                              of the adjoint beyond 1/tolerance is chaotic_divergence
@@ -44,45 +47,6 @@ when the adjoint grows, and writes <output.dir>/gradient.h5.
 Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {
-
-// Objective terms from the config's expressions of (t, y, p).
-struct TerminalTerm {
-  const GradientConfig* config;
-  template <class T>
-  T operator()(const T* y, const T* p) const {
-    const auto& e = config->terminal;
-    return e ? evaluate_at(*e, T(config->simulate.integrate.t1), y, p) : T(0);
-  }
-};
-struct RunningTerm {
-  const GradientConfig* config;
-  template <class T>
-  T operator()(T t, const T* y, const T* p) const {
-    const auto& e = config->integral;
-    return e ? evaluate_at(*e, t, y, p) : T(0);
-  }
-};
-struct ObservationTerm_ {
-  const GradientConfig* config;
-  template <class T>
-  T operator()(std::size_t k, const T* y, const T* p) const {
-    const auto& o = config->observations[k];
-    return evaluate_at(o.formula, T(o.time), y, p);
-  }
-};
-// The initial state: [initial] numbers, or expressions of the parameters, through which
-// dJ/dp then flows too.
-struct InitialTerm {
-  const SimulateConfig* config;
-  template <class T>
-  void operator()(const T* p, T* y0) const {
-    for (std::size_t i = 0; i < config->initial_state.size(); ++i) {
-      const auto& e = config->initial_expressions[i];
-      y0[i] = e ? e->evaluate(p) : T(config->initial_state[i]);
-    }
-  }
-};
-using ConfigObjective = Objective<TerminalTerm, RunningTerm, ObservationTerm_, InitialTerm>;
 
 nlohmann::json monitor_json(const GrowthReport& r) {
   return {{"verdict", to_string(r.verdict)},
@@ -97,6 +61,7 @@ nlohmann::json monitor_json(const GrowthReport& r) {
 nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string& mode) {
   nlohmann::json j = {{"mode", mode},
                       {"method", d.method},
+                      {"derivatives", d.derivatives},
                       {"steps", d.steps},
                       {"schedule", d.schedule},
                       {"slots", d.slots},
@@ -129,22 +94,7 @@ int run_gradient(const std::string& config_path, bool json) {
   const GradientConfig& config = *loaded;
   const SimulateConfig& sim = config.simulate;
   const std::size_t n = sim.state_names.size();
-  const std::size_t columns = config.parameters.size() + (config.initial ? n : 0);
-  const std::string mode =
-      config.mode != "auto" ? config.mode : (columns <= 3 ? "tangent" : "adjoint");
-
-  CheckpointOptions checkpointing;
-  checkpointing.storage = config.storage;
-  if (config.schedule == "revolve") {
-    checkpointing.schedule = CheckpointOptions::Schedule::revolve;
-    checkpointing.slots = config.slots ? config.slots
-                          : config.memory ? slots_for_budget(config.memory, (n + 1) * sizeof(double))
-                                          : 100;
-    if (checkpointing.slots == 0) {
-      std::cerr << "error: " << config_path << ": key 'checkpointing.memory': holds no state\n";
-      return kExitBadInput;
-    }
-  }
+  const std::string mode = to_string(config.mode);
 
   // Histograms per output interval, or ten equal intervals.
   MonitorOptions monitor = config.monitor;
@@ -156,25 +106,26 @@ int run_gradient(const std::string& config_path, bool json) {
 
   GradientResult<double> result;
   visit_model(sim, [&](const auto& model) {
-    using M = std::remove_cvref_t<decltype(model)>;
-    ConfigObjective objective{{&config}, {&config}, {&config}, {}, {&sim}};
-    for (const auto& o : config.observations) objective.observation_times.push_back(o.time);
-    const GradientProblem<M, ConfigObjective> problem{model, *find_tableau(sim.method),
-                                                      sim.initial_state, sim.parameters,
-                                                      objective, sim.integrate, monitor};
-    result = mode == "tangent" ? tangent_gradient(problem)
-                               : gradient<double>(problem, problem.y0, problem.p, checkpointing);
+    visit_config_objective(config, [&](const auto& objective) {
+      using M = std::remove_cvref_t<decltype(model)>;
+      using Obj = std::remove_cvref_t<decltype(objective)>;
+      const GradientProblem<M, Obj> problem{model,     sim.method, sim.initial_state, sim.parameters,
+                                            objective, sim.integrate, monitor};
+      result = config.mode == GradientMode::tangent
+                   ? tangent_gradient(problem)
+                   : gradient<double>(problem, problem.y0, problem.p, config.checkpointing);
+    });
   });
   if (!result.ok()) {
     std::cerr << "error: " << config_path << ": the gradient failed (" << to_string(result.status)
               << "): " << result.message << '\n';
-    return kExitRunFailed;
+    return result.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
   GradientOutput output{sim.model, mode, result.value, {}, {}, {}, {}, result.diagnostics,
                         monitor.tolerance};
   nlohmann::json parameters = nlohmann::json::object(), initial = nlohmann::json::object();
-  std::cerr << "gradient (" << mode << ", " << sim.method << ", " << result.diagnostics.steps
+  std::cerr << "gradient (" << mode << ", " << sim.method.name() << ", " << result.diagnostics.steps
             << " steps): J = " << result.value << '\n';
   for (std::size_t j : config.parameters) {
     parameters[sim.parameter_names[j]] = result.dJ_dp[j];

@@ -32,7 +32,7 @@ int run_lyapunov(const std::string& config_path, bool json) {
   const SimulateConfig& sim = config.simulate;
   LyapunovResult result;
   visit_model(sim, [&](const auto& model) {
-    result = lyapunov_spectrum(model, *find_tableau(sim.method), sim.initial_state,
+    result = lyapunov_spectrum(model, sim.method, sim.initial_state,
                                sim.parameters, config.options);
   });
   if (!result.ok()) {
@@ -42,7 +42,8 @@ int run_lyapunov(const std::string& config_path, bool json) {
   }
   try {
     std::filesystem::create_directories(sim.output_dir);
-    write_lyapunov_files({sim.model, sim.method, config.options, result}, sim.output_dir);
+    write_lyapunov_files({sim.model, std::string(sim.method.name()), config.options, result},
+                         sim.output_dir);
   } catch (const std::exception& error) {
     std::cerr << "error: " << error.what() << '\n';
     return kExitRunFailed;

@@ -10,8 +10,8 @@
 #include "io/simulate_config.hpp"
 #include "io/trajectory.hpp"
 #include "io/visit_model.hpp"
-#include "solvers/explicit_rk.hpp"
 #include "solvers/integrate.hpp"
+#include "solvers/method.hpp"
 
 namespace backsweep::apps {
 
@@ -67,16 +67,17 @@ int run_simulate(const std::string& config_path, bool json) {
 
   Trajectory trajectory;
   trajectory.model = config.model;
-  trajectory.method = config.method;
+  trajectory.method = std::string(config.method.name());
   trajectory.state_names = config.state_names;
   trajectory.parameter_names = config.parameter_names;
   trajectory.parameters = config.parameters;
   IntegrateResult result;
   visit_model(config, [&](const auto& model) {
-    ExplicitRK stepper(model, *find_tableau(config.method));
     std::vector<double> y = config.initial_state;
-    result = integrate(stepper, y.data(), config.parameters.data(), config.integrate,
+    result = with_stepper<double>(model, config.method, [&](auto& stepper) {
+      return integrate(stepper, y.data(), config.parameters.data(), config.integrate,
                        [&](double t, const double* state) { trajectory.append(t, state); });
+    });
   });
   if (!result.ok()) {
     std::cerr << "error: " << config_path << ": the simulation failed ("
@@ -91,7 +92,7 @@ int run_simulate(const std::string& config_path, bool json) {
     std::cerr << "error: " << error.what() << '\n';
     return kExitRunFailed;
   }
-  std::cerr << "simulate: " << config.model << " with " << config.method << ", "
+  std::cerr << "simulate: " << config.model << " with " << config.method.name() << ", "
             << result.steps << " steps (" << result.rejected_steps << " rejected), "
             << result.rhs_evaluations << " RHS evaluations; wrote " << config.output_dir
             << "/trajectory.{csv,h5}\n";

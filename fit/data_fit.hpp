@@ -18,20 +18,14 @@
 #include <Eigen/Dense>
 
 #include "adjoint/discrete_adjoint.hpp"
+#include "adjoint/gradient_mode.hpp"
 #include "adjoint/forward_tangent.hpp"
+#include "fit/estimated_parameter.hpp"
 #include "fit/measurement.hpp"
 #include "solvers/integrate.hpp"
+#include "solvers/method.hpp"
 
 namespace backsweep {
-
-struct EstimatedParameter {
-  std::size_t index = 0;  // in the model's parameter vector
-  bool log10 = false;     // the optimiser works in log10 of the value
-  double to_value(double scaled) const { return log10 ? std::pow(10.0, scaled) : scaled; }
-  double to_scaled(double value) const { return log10 ? std::log10(value) : value; }
-  // d value / d scaled
-  double slope(double scaled) const { return log10 ? to_value(scaled) * std::numbers::ln10 : 1.0; }
-};
 
 // Observables: h(o, t, y, p) for observable o; InitialState: initial(e, p, y0) writes the
 // initial state of experiment e, which may depend on the parameters (dJ/dp then includes
@@ -40,16 +34,16 @@ struct EstimatedParameter {
 template <Model M, class Observables, class InitialState>
 class DataFit {
  public:
-  DataFit(const M& model, const ButcherTableau& tableau, const IntegrateOptions& integrate,
+  DataFit(const M& model, const Method& method, const IntegrateOptions& integrate,
           Observables observables, std::size_t observable_count, InitialState initial,
           std::vector<std::vector<double>> parameters, std::vector<Measurement> measurements,
-          std::vector<EstimatedParameter> estimated, bool estimate_sigma, bool adjoint,
+          std::vector<EstimatedParameter> estimated, bool estimate_sigma, GradientMode mode,
           CheckpointOptions checkpointing)
-      : model_(model), tableau_(tableau), integrate_(integrate), observables_(observables),
+      : model_(model), method_(method), integrate_(integrate), observables_(observables),
         observable_count_(observable_count), initial_(initial),
         parameters_(std::move(parameters)),
         measurements_(std::move(measurements)), estimated_(std::move(estimated)),
-        estimate_sigma_(estimate_sigma), adjoint_(adjoint), checkpointing_(checkpointing),
+        estimate_sigma_(estimate_sigma), mode_(mode), checkpointing_(checkpointing),
         sigma_(measurements_.size()), rows_(parameters_.size()), count_(observable_count, 0) {
     for (std::size_t k = 0; k < measurements_.size(); ++k) {
       sigma_[k] = measurements_[k].sigma;
@@ -83,10 +77,11 @@ class DataFit {
       const std::vector<double> p = parameters(e, theta);
       // y0 comes from the objective's initial term; these zeros only size dJ/dy0.
       const GradientProblem<M, MisfitObjective> problem{
-          model_, tableau_, std::vector<double>(state_size(model_)), p, objective, integrate_};
+          model_, method_, std::vector<double>(state_size(model_)), p, objective, integrate_};
       const GradientResult<double> result =
-          adjoint_ ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
-                   : tangent_gradient(problem);
+          mode_ == GradientMode::adjoint
+              ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
+              : tangent_gradient(problem);
       if (!result.ok()) {
         failure = "experiment " + std::to_string(e) + ": " + result.message;
         return NAN;
@@ -120,10 +115,9 @@ class DataFit {
         initial_(e, pd.data(), y.data());
         IntegrateOptions options = integrate_;
         options.output_times = times_of(rows);
-        ExplicitRK<M, D> stepper(model_, tableau_);
         std::size_t next = 0;
-        const IntegrateResult solved =
-            integrate(stepper, y.data(), pd.data(), options, [&](double t, const D* state) {
+        const IntegrateResult solved = with_stepper<D>(model_, method_, [&](auto& stepper) {
+          return integrate(stepper, y.data(), pd.data(), options, [&](double t, const D* state) {
               for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
                 const Measurement& m = measurements_[rows[next]];
                 const D h = observables_(m.observable, D(t), state, pd.data());
@@ -132,6 +126,7 @@ class DataFit {
                   slopes[rows[next]][i] = h.d[i - first];
               }
             });
+        });
         if (!solved.ok()) {
           failure = "experiment " + std::to_string(e) + ": " + solved.message;
           return false;
@@ -198,16 +193,16 @@ class DataFit {
       initial_(e, p.data(), y.data());
       IntegrateOptions options = integrate_;
       options.output_times = times_of(rows);
-      ExplicitRK<M> stepper(model_, tableau_);
       std::size_t next = 0;
-      const IntegrateResult solved =
-          integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {
+      const IntegrateResult solved = with_stepper<double>(model_, method_, [&](auto& stepper) {
+        return integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {
             for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
               const Measurement& m = measurements_[rows[next]];
               const double r = observables_(m.observable, t, state, p.data()) - m.value;
               squares[m.observable] += r * r;
             }
           });
+      });
       if (!solved.ok()) {
         failure = "experiment " + std::to_string(e) + ": " + solved.message;
         return false;
@@ -222,7 +217,7 @@ class DataFit {
   }
 
   const M& model_;
-  const ButcherTableau& tableau_;
+  Method method_;
   IntegrateOptions integrate_;
   Observables observables_;
   std::size_t observable_count_;
@@ -230,7 +225,8 @@ class DataFit {
   std::vector<std::vector<double>> parameters_;
   std::vector<Measurement> measurements_;
   std::vector<EstimatedParameter> estimated_;
-  bool estimate_sigma_, adjoint_;
+  bool estimate_sigma_;
+  GradientMode mode_;
   CheckpointOptions checkpointing_;
   std::vector<double> sigma_, sigma_hat_;
   std::vector<std::vector<std::size_t>> rows_;  // per experiment, its measurements

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "io/detail/checkpointing_section.hpp"
 #include "io/detail/config_sections.hpp"
 #include "io/detail/expression_reader.hpp"
 
@@ -155,22 +156,13 @@ void read_settings(const TomlSection& root, FitConfig& config) {
     o.starts = optimizer->count("starts", o.starts);
     if (o.starts == 0 || o.starts > 10000) optimizer->fail("starts", "must be between 1 and 10000");
     o.seed = optimizer->count("seed", o.seed);
-    config.gradient_mode = optimizer->string("gradient", "auto");
-    if (config.gradient_mode != "auto" && config.gradient_mode != "adjoint" &&
-        config.gradient_mode != "tangent")
-      optimizer->fail("gradient", "must be auto, adjoint or tangent");
+    const auto mode = gradient_mode(optimizer->string("gradient", "auto"),
+                                    config.simulate.state_names.size(),
+                                    config.simulate.parameter_names.size());
+    if (!mode) optimizer->fail("gradient", "must be auto, adjoint or tangent");
+    config.gradient_mode = *mode;
   }
-  if (const auto checkpointing = root.subsection("checkpointing")) {
-    checkpointing->reject_unknown_keys({"schedule", "slots"});
-    const std::string schedule = checkpointing->string("schedule", "auto");
-    if (schedule != "auto" && schedule != "store_all" && schedule != "revolve")
-      checkpointing->fail("schedule", "must be auto, store_all or revolve");
-    if (schedule == "revolve") {
-      config.checkpointing.schedule = CheckpointOptions::Schedule::revolve;
-      config.checkpointing.slots = checkpointing->count("slots", 100);
-      if (config.checkpointing.slots == 0) checkpointing->fail("slots", "must be at least 1");
-    }
-  }
+  config.checkpointing = detail::read_checkpointing(root);
 }
 
 void read_data(const TomlSection& root, FitConfig& config) {

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "fit/multistart.hpp"
 #include "io/measurements.hpp"
@@ -44,7 +45,7 @@ struct FitConfig {
   std::vector<Measurement> measurements;
   bool estimate_sigma = false;  // noise.sigma = "estimate"
   OptimizerOptions optimizer;
-  std::string gradient_mode = "auto";  // optimizer.gradient: auto | adjoint | tangent
+  GradientMode gradient_mode = GradientMode::adjoint;  // optimizer.gradient, "auto" resolved
   CheckpointOptions checkpointing;
 };
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "adjoint/checkpoint_schedule.hpp"
+#include "io/detail/checkpointing_section.hpp"
 #include "io/detail/config_sections.hpp"
 #include "io/detail/expression_reader.hpp"
 
@@ -44,6 +44,7 @@ void read_objective(const TomlSection& root, GradientConfig& config) {
 void read_gradient(const TomlSection& root, GradientConfig& config) {
   const std::vector<std::string>& names = config.simulate.parameter_names;
   for (std::size_t j = 0; j < names.size(); ++j) config.parameters.push_back(j);
+  config.mode = automatic_gradient_mode(config.simulate.state_names.size(), names.size());
   const auto gradient = root.subsection("gradient");
   if (!gradient) return;
   gradient->reject_unknown_keys({"parameters", "initial", "mode"});
@@ -67,28 +68,10 @@ void read_gradient(const TomlSection& root, GradientConfig& config) {
     if (!value) gradient->fail("initial", "must be true or false");
     config.initial = *value;
   }
-  config.mode = gradient->string("mode", "auto");
-  if (config.mode != "auto" && config.mode != "adjoint" && config.mode != "tangent")
-    gradient->fail("mode", "must be auto, adjoint or tangent");
-}
-
-void read_checkpointing(const TomlSection& root, GradientConfig& config) {
-  const auto section = root.subsection("checkpointing");
-  if (!section) return;
-  section->reject_unknown_keys({"schedule", "slots", "memory", "storage"});
-  config.schedule = section->string("schedule", "auto");
-  if (config.schedule != "auto" && config.schedule != "store_all" && config.schedule != "revolve")
-    section->fail("schedule", "must be auto, store_all or revolve");
-  config.slots = section->count("slots", 0);
-  if (section->has("slots") && config.slots == 0) section->fail("slots", "must be at least 1");
-  if (section->has("memory")) {
-    if (section->has("slots")) section->fail("memory", "give either slots or memory, not both");
-    if (!parse_byte_size(section->string("memory", ""), config.memory) || config.memory == 0)
-      section->fail("memory", "must be a size such as \"64MiB\" or \"2GiB\"");
-  }
-  const std::string storage = section->string("storage", "float64");
-  if (storage == "float32") config.storage = CheckpointOptions::Storage::float32;
-  else if (storage != "float64") section->fail("storage", "must be float64 or float32");
+  const auto mode = gradient_mode(gradient->string("mode", "auto"), config.simulate.state_names.size(),
+                                  names.size());
+  if (!mode) gradient->fail("mode", "must be auto, adjoint or tangent");
+  config.mode = *mode;
 }
 
 void read_monitor(const TomlSection& root, GradientConfig& config) {
@@ -118,7 +101,7 @@ GradientConfig load_gradient_config(const std::string& path) {
   config.scope = expression_scope(config.simulate);
   read_objective(root, config);
   read_gradient(root, config);
-  read_checkpointing(root, config);
+  config.checkpointing = detail::read_checkpointing(root);
   read_monitor(root, config);
   return config;
 }

@@ -3,11 +3,11 @@
 // [checkpointing], [monitor] (docs/config.md). Objective terms are expressions of t, the
 // states, the parameters and the constants, parsed here so that their errors point into
 // the file.
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "io/simulate_config.hpp"
 #include "models/expression.hpp"
@@ -28,11 +28,8 @@ struct GradientConfig {
   std::vector<ObservationTerm> observations;  // sorted by time
   std::vector<std::size_t> parameters;        // indices reported; default all
   bool initial = true;
-  std::string mode = "auto";                  // auto | adjoint | tangent
-  std::string schedule = "auto";              // auto | store_all | revolve
-  std::size_t slots = 0;                      // revolve slots (0: from memory, or default)
-  std::uint64_t memory = 0;                   // revolve budget in bytes (0: none)
-  CheckpointOptions::Storage storage = CheckpointOptions::Storage::float64;
+  GradientMode mode = GradientMode::adjoint;  // [gradient] mode, "auto" resolved
+  CheckpointOptions checkpointing;
   MonitorOptions monitor;                     // [monitor] thresholds
 };
 

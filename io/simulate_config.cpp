@@ -62,22 +62,22 @@ void read_time(const TomlSection& root, SimulateConfig& config) {
 
 void read_solver(const TomlSection& root, SimulateConfig& config) {
   IntegrateOptions& options = config.integrate;
-  config.method = "dopri5";
   const auto solver = root.subsection("solver");
   if (!solver) return;
   solver->reject_unknown_keys(
       {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step"});
-  config.method = solver->string("method", "dopri5");
-  const ButcherTableau* tableau = find_tableau(config.method);
-  if (!tableau) {
+  const std::string name = solver->string("method", "dopri5");
+  const Method* method = find_method(name);
+  if (!method) {
     std::vector<std::string_view> names;
-    for (const ButcherTableau* t : tableaux::all) names.push_back(t->name);
-    solver->fail("method", "unknown method '" + config.method + "' (known: " + joined(names) + ")");
+    for (const Method& m : all_methods) names.push_back(m.name());
+    solver->fail("method", "unknown method '" + name + "' (known: " + joined(names) + ")");
   }
+  config.method = *method;
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
-  if (options.step == 0.0 && !tableau->adaptive())
-    solver->fail("step", "method '" + config.method +
+  if (options.step == 0.0 && !method->adaptive())
+    solver->fail("step", "method '" + name +
                              "' has no error estimate, so it needs a fixed step size");
   options.rtol = solver->number("rtol", options.rtol);
   options.atol = solver->number("atol", options.atol);

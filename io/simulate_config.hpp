@@ -8,6 +8,7 @@
 
 #include "models/expression_model.hpp"
 #include "solvers/integrate_options.hpp"
+#include "solvers/method.hpp"
 
 namespace backsweep {
 
@@ -24,7 +25,7 @@ struct SimulateConfig {
   // with the parameter values), or nothing where it was a number. initial_state holds
   // the values at `parameters`.
   std::vector<std::optional<Expression>> initial_expressions;
-  std::string method;                  // a tableau name, see find_tableau
+  Method method = tableaux::dopri5;     // [solver] method, see find_method
   IntegrateOptions integrate;
   std::string output_dir;              // relative to the working directory
 };

@@ -1,12 +1,16 @@
 #pragma once
-// Exact first derivatives of a Model's right-hand side: Jacobian-vector products,
-// vector-Jacobian products and dense Jacobians. They come from the model's hand-written
-// `jvp` / `vjp` / `jacobian` when it has them, and otherwise from forward-mode Dual
-// numbers pushed through the model, a chunk of `kDerivativeLanes` columns at a time.
+// Exact vector-Jacobian products of a Model's right-hand side, lambdaᵀ df/dy and
+// lambdaᵀ df/dp, at a cost close to that of f itself whenever the model allows it. The
+// way is chosen once, per model, in this order:
+//   hand_written  the model's own `vjp` (V = double);
+//   reverse_mode  a taped reverse pass (models with `Tape<V>` and a taped `vjp`, such as
+//                 ExpressionModel): one forward run keeping intermediates, one reverse run;
+//   dense         forward-mode Dual numbers, kDerivativeLanes columns of [y, p] per model
+//                 call: ceil((n + n_p) / 8) calls, fine for small models only.
+// Derivatives::method() says which; the gradient's diagnostics report it.
 //
 // V is the scalar the derivatives are taken in: double normally, or a Dual when the
-// derivatives themselves must be differentiated (Hessian-vector products). Hand-written
-// derivatives are only used for V = double.
+// derivatives themselves must be differentiated (Hessian-vector products).
 #include <algorithm>
 #include <cstddef>
 #include <vector>
@@ -18,63 +22,51 @@ namespace backsweep {
 
 inline constexpr int kDerivativeLanes = 8;
 
+enum class VjpMethod { hand_written, reverse_mode, dense };
+
+constexpr const char* to_string(VjpMethod method) {
+  switch (method) {
+    case VjpMethod::hand_written: return "hand_written";
+    case VjpMethod::reverse_mode: return "reverse_mode";
+    case VjpMethod::dense: return "dense";
+  }
+  return "?";
+}
+
 template <Model M, class V = double>
 class Derivatives {
  public:
-  using Lane1 = Dual<V, 1>;
   using LaneN = Dual<V, kDerivativeLanes>;
 
   explicit Derivatives(const M& model)
-      : model_(model),
-        n_(backsweep::state_size(model)),
-        np_(backsweep::param_size(model)),
-        y1_(n_), p1_(np_), f1_(n_),
-        yn_(n_), pn_(np_), fn_(n_) {}
-
+      : model_(model), n_(backsweep::state_size(model)), np_(backsweep::param_size(model)) {}
   Derivatives(const M&&) = delete;  // refers to the model: it must outlive this
+
+  static constexpr VjpMethod method() {
+    if constexpr (HasHandVjp<M> && std::is_same_v<V, double>) return VjpMethod::hand_written;
+    else if constexpr (HasTapedVjp<M, V>) return VjpMethod::reverse_mode;
+    else return VjpMethod::dense;
+  }
 
   std::size_t state_size() const { return n_; }
   std::size_t param_size() const { return np_; }
 
-  // out = df/dy · dy + df/dp · dp. `dp` may be null (no parameter direction).
-  void jvp(V t, const V* y, const V* p, const V* dy, const V* dp, V* out) {
-    if constexpr (HasHandJvp<M> && std::is_same_v<V, double>) {
-      if (dp) return model_.jvp(t, y, p, dy, dp, out);
-    }
-    derived_jvp(t, y, p, dy, dp, out);
-  }
-
   // vjp_y = lambdaᵀ df/dy and vjp_p = lambdaᵀ df/dp (overwritten; vjp_p may be null).
-  void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
-    if constexpr (HasHandVjp<M> && std::is_same_v<V, double>) {
+  BACKSWEEP_INLINE void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
+    constexpr VjpMethod chosen = method();
+    if constexpr (chosen == VjpMethod::hand_written) {
       if (vjp_p) return model_.vjp(t, y, p, lambda, vjp_y, vjp_p);
+      if (no_p_.size() < np_) no_p_.resize(np_);
+      return model_.vjp(t, y, p, lambda, vjp_y, no_p_.data());
+    } else if constexpr (chosen == VjpMethod::reverse_mode) {
+      model_.vjp(tape_, t, y, p, lambda, vjp_y, vjp_p);
+    } else {
+      derived_vjp(t, y, p, lambda, vjp_y, vjp_p);
     }
-    derived_vjp(t, y, p, lambda, vjp_y, vjp_p);
   }
 
-  // Row-major dense Jacobians: dfdy is n x n, dfdp is n x n_param (either may be null).
-  void jacobian(V t, const V* y, const V* p, V* dfdy, V* dfdp) {
-    if constexpr (HasHandJacobian<M> && std::is_same_v<V, double>) {
-      if (dfdy && dfdp) return model_.jacobian(t, y, p, dfdy, dfdp);
-    }
-    derived_jacobian(t, y, p, dfdy, dfdp);
-  }
-
-  // The Dual-derived versions, whatever the model supplies (the derivative checker's
-  // reference).
-  void derived_jvp(V t, const V* y, const V* p, const V* dy, const V* dp, V* out) {
-    for (std::size_t i = 0; i < n_; ++i) {
-      y1_[i] = Lane1(y[i]);
-      y1_[i].d[0] = dy[i];
-    }
-    for (std::size_t j = 0; j < np_; ++j) {
-      p1_[j] = Lane1(p[j]);
-      p1_[j].d[0] = dp ? dp[j] : V(0);
-    }
-    model_(Lane1(t), y1_.data(), p1_.data(), f1_.data());
-    for (std::size_t i = 0; i < n_; ++i) out[i] = f1_[i].d[0];
-  }
-
+  // The Dual-derived VJP and dense Jacobian, whatever the model supplies: the reference
+  // the derivative checker compares hand-written derivatives with.
   void derived_vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
     const std::size_t columns = n_ + (vjp_p ? np_ : 0);
     for (std::size_t first = 0; first < columns; first += kDerivativeLanes) {
@@ -90,6 +82,7 @@ class Derivatives {
     }
   }
 
+  // Row-major: dfdy is n x n, dfdp is n x n_param (either may be null).
   void derived_jacobian(V t, const V* y, const V* p, V* dfdy, V* dfdp) {
     const std::size_t columns = n_ + np_;
     for (std::size_t first = 0; first < columns; first += kDerivativeLanes) {
@@ -109,8 +102,14 @@ class Derivatives {
   }
 
  private:
-  // Evaluates f with lanes seeded on columns [first, first + lanes) of [y, p].
+  // Evaluates f with lanes seeded on columns [first, first + lanes) of [y, p]. The lane
+  // buffers are sized on first use: a model differentiated another way never pays for them.
   void evaluate_columns(V t, const V* y, const V* p, std::size_t first) {
+    if (yn_.size() != n_) {
+      yn_.resize(n_);
+      pn_.resize(np_);
+      fn_.resize(n_);
+    }
     for (std::size_t i = 0; i < n_; ++i) yn_[i] = LaneN(y[i]);
     for (std::size_t j = 0; j < np_; ++j) pn_[j] = LaneN(p[j]);
     for (int k = 0; k < kDerivativeLanes; ++k) {
@@ -121,10 +120,18 @@ class Derivatives {
     model_(LaneN(t), yn_.data(), pn_.data(), fn_.data());
   }
 
+  struct NoTape {};
+  template <class Model_>
+  static auto tape_type() {
+    if constexpr (HasTapedVjp<Model_, V>) return typename Model_::template Tape<V>{};
+    else return NoTape{};
+  }
+
   const M& model_;
   std::size_t n_, np_;
-  std::vector<Lane1> y1_, p1_, f1_;
   std::vector<LaneN> yn_, pn_, fn_;
+  std::vector<V> no_p_;  // a hand-written vjp always writes vjp_p
+  decltype(tape_type<M>()) tape_;
 };
 
 }  // namespace backsweep

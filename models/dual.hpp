@@ -206,6 +206,43 @@ BACKSWEEP_HOST_DEVICE Dual<V, N> tanh(const Dual<V, N>& a) {
   return detail::chain(a, t, V(V(1) - t * t));
 }
 template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> sinh(const Dual<V, N>& a) {
+  using std::cosh;
+  using std::sinh;
+  return detail::chain(a, V(sinh(a.v)), V(cosh(a.v)));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> cosh(const Dual<V, N>& a) {
+  using std::cosh;
+  using std::sinh;
+  return detail::chain(a, V(cosh(a.v)), V(sinh(a.v)));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> atan(const Dual<V, N>& a) {
+  using std::atan;
+  return detail::chain(a, V(atan(a.v)), V(V(1) / (V(1) + a.v * a.v)));
+}
+// asin and acos: infinite slopes at ±1, where only lanes with a zero tangent stay finite.
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> asin(const Dual<V, N>& a) {
+  using std::asin;
+  using std::sqrt;
+  return detail::chain(a, V(asin(a.v)), V(V(1) / sqrt(V(1) - a.v * a.v)));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> acos(const Dual<V, N>& a) {
+  using std::acos;
+  using std::sqrt;
+  return detail::chain(a, V(acos(a.v)), V(V(-1) / sqrt(V(1) - a.v * a.v)));
+}
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> erf(const Dual<V, N>& a) {
+  using std::erf;
+  using std::exp;
+  // 2/sqrt(pi) as a literal: a constexpr variable is not usable in CUDA device code.
+  return detail::chain(a, V(erf(a.v)), V(V(1.1283791670955126) * exp(-(a.v * a.v))));
+}
+template <class V, int N>
 BACKSWEEP_HOST_DEVICE Dual<V, N> abs(const Dual<V, N>& a) {
   return a.v < V(0) ? -a : a;
 }
@@ -236,6 +273,27 @@ template <class V, int N, class S>
   requires std::is_arithmetic_v<S>
 BACKSWEEP_HOST_DEVICE Dual<V, N> pow(S a, const Dual<V, N>& b) {
   return pow(Dual<V, N>(a), b);
+}
+// The angle of the point (x, y): d/dy = x/(x^2 + y^2), d/dx = -y/(x^2 + y^2).
+template <class V, int N>
+BACKSWEEP_HOST_DEVICE Dual<V, N> atan2(const Dual<V, N>& y, const Dual<V, N>& x) {
+  using std::atan2;
+  Dual<V, N> r;
+  r.v = atan2(y.v, x.v);
+  const V inv = V(1) / (x.v * x.v + y.v * y.v);
+  const V dy = x.v * inv, dx = -(y.v * inv);
+  for (int i = 0; i < N; ++i) r.d[i] = dy * y.d[i] + dx * x.d[i];
+  return r;
+}
+template <class V, int N, class S>
+  requires std::is_arithmetic_v<S>
+BACKSWEEP_HOST_DEVICE Dual<V, N> atan2(const Dual<V, N>& y, S x) {
+  return atan2(y, Dual<V, N>(x));
+}
+template <class V, int N, class S>
+  requires std::is_arithmetic_v<S>
+BACKSWEEP_HOST_DEVICE Dual<V, N> atan2(S y, const Dual<V, N>& x) {
+  return atan2(Dual<V, N>(y), x);
 }
 template <class V, int N>
 BACKSWEEP_HOST_DEVICE Dual<V, N> min(const Dual<V, N>& a, const Dual<V, N>& b) {

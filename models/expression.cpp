@@ -15,11 +15,12 @@ using Code = detail::ExpressionCode;
 using Op = detail::ExpressionOp;
 
 const std::pair<const char*, Code> kOneArgument[] = {
-    {"exp", Code::exp}, {"log", Code::log}, {"log10", Code::log10}, {"sqrt", Code::sqrt},
-    {"sin", Code::sin}, {"cos", Code::cos}, {"tan", Code::tan},     {"tanh", Code::tanh},
-    {"abs", Code::abs}};
+    {"exp", Code::exp},   {"log", Code::log},   {"log10", Code::log10}, {"sqrt", Code::sqrt},
+    {"sin", Code::sin},   {"cos", Code::cos},   {"tan", Code::tan},     {"tanh", Code::tanh},
+    {"abs", Code::abs},   {"atan", Code::atan}, {"asin", Code::asin},   {"acos", Code::acos},
+    {"sinh", Code::sinh}, {"cosh", Code::cosh}, {"erf", Code::erf}};
 const std::pair<const char*, Code> kTwoArguments[] = {
-    {"min", Code::min}, {"max", Code::max}, {"pow", Code::power}};
+    {"min", Code::min}, {"max", Code::max}, {"pow", Code::power}, {"atan2", Code::atan2}};
 const std::pair<const char*, double> kBuiltinConstants[] = {{"pi", std::numbers::pi},
                                                             {"e", std::numbers::e}};
 
@@ -108,7 +109,10 @@ class ExpressionParser {
       read_into(copy, result);
       program_.ops.push_back(copy);
     }
+    program_.link();
     expression.program_ = std::move(program_);
+    for (std::size_t s = 0; s < scope_.segment_count(); ++s)
+      expression.segment_sizes_.push_back(scope_.segment_size(s));
     return expression;
   }
 
@@ -208,7 +212,7 @@ class ExpressionParser {
       op.value = a.value;
       return emit(op, {b});
     }
-    // min, max, pow with a constant: the constant goes through a register.
+    // min, max, atan2, pow with a constant: the constant goes through a register.
     a = to_register(a);
     b = to_register(b);
     Op op{code};
@@ -311,7 +315,8 @@ class ExpressionParser {
         return binary_operation(code, first, second);
       }
     fail(start, "unknown function '" + function +
-                    "' (known: exp log log10 sqrt sin cos tan tanh abs min max pow)");
+                    "' (known: exp log log10 sqrt sin cos tan tanh abs atan asin acos sinh cosh "
+                    "erf min max pow atan2)");
   }
 
   const std::string& text_;

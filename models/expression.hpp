@@ -5,7 +5,8 @@
 // allocates.
 //
 // Syntax: numbers, names, + - * / ^ (right-associative), unary minus, parentheses,
-// exp log log10 sqrt sin cos tan tanh abs (one argument), min max pow (two), and the
+// exp log log10 sqrt sin cos tan tanh abs atan asin acos sinh cosh erf (one argument),
+// min max pow atan2 (two; atan2(y, x) is the angle of the point (x, y)), and the
 // constants pi and e. The names an expression may use are declared in an
 // ExpressionScope: variables in segments (each evaluated from its own array, so a
 // right-hand side reads t, y and p where they lie) and named constants.
@@ -63,6 +64,7 @@ class ExpressionScope {
   };
   std::optional<Name> find(std::string_view name) const;
   std::size_t segment_count() const { return segment_sizes_.size(); }
+  std::size_t segment_size(std::size_t segment) const { return segment_sizes_.at(segment); }
   // "t, x, y, alpha, pi, e": what an unknown-name error lists.
   std::string known_names() const;
 
@@ -101,12 +103,30 @@ class Expression {
     return result;
   }
 
+  // The value, and its gradient by reverse mode (one taped run, one backward pass):
+  // segment_gradients[s][i] = d value / d(variable i of segment s). Overwrites the
+  // non-null gradients (one per segment of the scope, sized as declared there); a null
+  // one is skipped. `tape` is workspace, sized on first use: reuse it to not allocate.
+  template <class T>
+  T gradient(const T* const* segments, T* const* segment_gradients, std::vector<T>& tape) const {
+    for (std::size_t s = 0; s < segment_sizes_.size(); ++s)
+      if (segment_gradients[s])
+        for (std::size_t i = 0; i < segment_sizes_[s]; ++i) segment_gradients[s][i] = T(0);
+    tape.resize(program_.ops.size());
+    T value{};
+    program_.run_taping(segments, &value, tape.data());
+    const T one(1);
+    program_.reverse(segments, tape.data(), &one, segment_gradients);
+    return value;
+  }
+
   // The compiled program: its last instruction writes the value to output 0.
   const detail::ExpressionProgram& program() const { return program_; }
 
  private:
   std::string text_;
   detail::ExpressionProgram program_;
+  std::vector<std::size_t> segment_sizes_;  // the scope's, for gradient()
   friend class ExpressionParser;
 };
 

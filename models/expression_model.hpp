@@ -5,7 +5,8 @@
 // work on it unchanged. Its sizes are known at run time only.
 //
 // The equations run as one fused program reading t, y and p where they lie: a call
-// allocates nothing and copies nothing.
+// allocates nothing and copies nothing. vjp() differentiates it in reverse mode.
+#include <algorithm>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -57,6 +58,32 @@ class ExpressionModel {
   void operator()(T t, const T* y, const T* p, T* dydt) const {
     const T* segments[] = {&t, y, p};
     program_.run(segments, dydt);
+  }
+
+  // Workspace of a reverse-mode VJP: the tape of one program run, one value per
+  // instruction. Sized on first use.
+  template <class V>
+  struct Tape {
+    std::vector<V> values;
+  };
+
+  // vjp_y = lambdaᵀ df/dy and vjp_p = lambdaᵀ df/dp (overwritten; vjp_p may be null),
+  // in one taped run of the program and one reverse pass: a small constant times one
+  // right-hand side, where Dual lanes cost O(n) of them. V is double, or Dual<double, 1>
+  // for Hessian-vector products (forward over reverse). Allocates nothing after the
+  // first call with a given tape. Agrees with the Dual-derived VJP to round-off; see
+  // ExpressionProgram::reverse() for the points where they may differ (NaN partials).
+  // WARNING: vjp_y and vjp_p are zeroed first, so they must not alias y, p or lambda.
+  template <class V>
+  void vjp(Tape<V>& tape, V t, const V* y, const V* p, const V* lambda, V* vjp_y,
+           V* vjp_p) const {
+    const V* segments[] = {&t, y, p};
+    tape.values.resize(program_.ops.size());
+    program_.run_taping(segments, static_cast<V*>(nullptr), tape.values.data());
+    std::fill(vjp_y, vjp_y + state_size(), V(0));
+    if (vjp_p) std::fill(vjp_p, vjp_p + param_size(), V(0));
+    V* const adjoints[] = {nullptr, vjp_y, vjp_p};  // t's is not wanted
+    program_.reverse(segments, tape.values.data(), lambda, adjoints);
   }
 
  private:

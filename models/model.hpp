@@ -77,14 +77,18 @@ concept HasHandVjp = requires(const M& m, double t, const double* y, const doubl
   m.vjp(t, y, p, lambda, vjp_y, vjp_p);
 };
 template <class M>
-concept HasHandJvp = requires(const M& m, double t, const double* y, const double* p,
-                              const double* dy, const double* dp, double* out) {
-  m.jvp(t, y, p, dy, dp, out);
-};
-template <class M>
 concept HasHandJacobian = requires(const M& m, double t, const double* y, const double* p,
                                    double* dfdy, double* dfdp) {
   m.jacobian(t, y, p, dfdy, dfdp);
+};
+// A model that differentiates itself in reverse mode: `Tape<V>` is the workspace of one
+// taped evaluation (kept by the caller, so the model stays const and shareable), and
+// vjp(tape, ...) computes lambdaᵀ df/dy and lambdaᵀ df/dp (vjp_p may be null) in one taped
+// run and one reverse pass (ExpressionModel does this).
+template <class M, class V>
+concept HasTapedVjp = requires(const M& m, typename M::template Tape<V>& tape, V t, const V* y,
+                               const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
+  m.vjp(tape, t, y, p, lambda, vjp_y, vjp_p);
 };
 
 }  // namespace backsweep

@@ -118,11 +118,4 @@ inline constexpr std::array<const ButcherTableau*, 9> all{
 
 }  // namespace tableaux
 
-// The tableau called `name` (as in the config's solver.method), or nullptr.
-constexpr const ButcherTableau* find_tableau(std::string_view name) {
-  for (const ButcherTableau* t : tableaux::all)
-    if (t->name == name) return t;
-  return nullptr;
-}
-
 }  // namespace backsweep

@@ -1,9 +1,10 @@
 #pragma once
-// integrate: drives an ExplicitRK stepper from t0 to t1, with fixed steps or adaptive
-// steps (embedded error estimate, PI controller), landing exactly on the output times.
-// Failures (too many steps, step size underflow, NaN/Inf) come back in the result with
-// the step, time and component; nothing aborts. Work vectors are allocated once before
-// the loop.
+// integrate: drives any Stepper (solvers/stepper.hpp) from t0 to t1 on the step grid of
+// solvers/step_grid.hpp: fixed steps, or adaptive steps (embedded error estimate, PI
+// controller) landing exactly on the output times; replay() retakes a recorded
+// StepSequence. Failures (too many steps, step size underflow, NaN/Inf) come back in the
+// result with the step, time and component; nothing aborts. Work vectors are allocated
+// once before the loop.
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -13,80 +14,41 @@
 #include <type_traits>
 #include <vector>
 
-#include "solvers/explicit_rk.hpp"
 #include "solvers/integrate_options.hpp"
 #include "solvers/step_controller.hpp"
+#include "solvers/step_grid.hpp"
+#include "solvers/stepper.hpp"
+#include "solvers/vector_operations.hpp"
 
 namespace backsweep {
 
+// Does nothing after an accepted step (the default for integrate's on_step).
+struct NoStepHook {
+  template <class T>
+  void operator()(const StepInterval&, const T*) const {}
+};
+
 namespace detail {
 
-// The times every step sequence must land on: output times after t0, then t1.
-inline std::vector<double> stop_times(const IntegrateOptions& options) {
-  std::vector<double> stops;
-  for (double t : options.output_times)
-    if (t > options.t0) stops.push_back(t);
-  if (stops.empty() || stops.back() < options.t1) stops.push_back(options.t1);
-  return stops;
-}
-
-// The first non-finite component of y, or n when all are finite. The fast path is one
-// test of the sum (NaN or Inf anywhere makes it non-finite); only then is y scanned.
-// The number of even fixed steps, no longer than `step`, that cover `span` and end
-// exactly on its end; 0 when that needs more than `budget` steps (checked before any
-// cast, so a tiny step cannot overflow).
-inline std::size_t even_step_count(double span, double step, std::size_t budget) {
-  const double wanted = std::max(1.0, std::ceil(span / step * (1.0 - 1e-12)));
-  return wanted <= double(budget) ? static_cast<std::size_t>(wanted) : 0;
-}
-
-template <class T>
-std::size_t first_non_finite(const T* y, std::size_t n) {
-  using std::isfinite;
-  double sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) sum += value_of(y[i]);
-  if (std::isfinite(sum) && (!is_dual_v<T> || [&] {
-        for (std::size_t i = 0; i < n; ++i)
-          if (!isfinite(y[i])) return false;
-        return true;
-      }()))
-    return n;
-  for (std::size_t i = 0; i < n; ++i)
-    if (!isfinite(y[i])) return i;
-  return n;  // the sum overflowed, but every component is finite
-}
-
-// Hairer-Wanner's starting step (Solving ODEs I, II.4): two RHS evaluations. Leaves
-// f(t0, y0) in the stepper's first-slope buffer.
-template <class Stepper, class T>
-double initial_step(Stepper& stepper, double t0, double span, const T* y, const T* p,
-                    double rtol, double atol, std::vector<T>& y1, std::vector<T>& f1) {
+// Hairer-Wanner's starting step (Solving ODEs I, II.4): two RHS evaluations.
+template <Stepper S, class T>
+double initial_step(S& stepper, double t0, double span, const T* y, const T* p,
+                    const IntegrateOptions& options, int order) {
+  using A = typename S::algebra_type;
   const std::size_t n = stepper.state_size();
-  T* f0 = stepper.stage_slope(0);
-  stepper.evaluate(t0, y, p, f0);
-  auto scaled_norm = [&](auto&& component) {
-    double sum = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      const double scale = atol + rtol * std::abs(value_of(y[i]));
-      if (scale == 0.0) continue;  // atol = 0 and a zero component: no information
-      const double r = component(i) / scale;
-      sum += r * r;
-    }
-    return std::sqrt(sum / double(n));
-  };
-  const double d0 = scaled_norm([&](std::size_t i) { return value_of(y[i]); });
-  const double d1 = scaled_norm([&](std::size_t i) { return value_of(f0[i]); });
+  typename A::template vector<T> f0(n), y1(n), f1(n);
+  stepper.evaluate(t0, y, p, f0.data());
+  auto scaled_norm = [&](const T* v) { return scaled_rms_norm<A>(n, v, y, options.rtol, options.atol); };
+  const double d0 = scaled_norm(y), d1 = scaled_norm(f0.data());
   double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
   h0 = std::min(h0, span);
-  for (std::size_t i = 0; i < n; ++i) y1[i] = y[i] + h0 * f0[i];
+  copy<A>(n, y, y1.data());
+  axpy<A>(n, h0, static_cast<const T*>(f0.data()), y1.data());
   stepper.evaluate(t0 + h0, y1.data(), p, f1.data());
-  const double d2 =
-      scaled_norm([&](std::size_t i) { return value_of(f1[i]) - value_of(f0[i]); }) / h0;
-  const int order = stepper.tableau().order;
-  const double h1 = std::max(d1, d2) <= 1e-15
-                        ? std::max(1e-6, h0 * 1e-3)
-                        : std::pow(0.01 / std::max(d1, d2), 1.0 / (order + 1));
-  stepper.reject();  // f(t0, y0) is in place for the first step
+  axpy<A>(n, -1.0, static_cast<const T*>(f0.data()), f1.data());
+  const double d2 = scaled_norm(f1.data()) / h0;
+  const double h1 = std::max(d1, d2) <= 1e-15 ? std::max(1e-6, h0 * 1e-3)
+                                              : std::pow(0.01 / std::max(d1, d2), 1.0 / (order + 1));
   return std::min({100.0 * h0, h1, span});
 }
 
@@ -94,75 +56,82 @@ double initial_step(Stepper& stepper, double t0, double span, const T* y, const 
 // stays small enough for the compiler to unroll the inlined stepper fully. Time and step
 // count are locals of the loops: stores into the result (which the compiler must assume
 // may alias the state) would force reloads every step.
-template <class Stepper, class T, class Observer>
+template <Stepper S, class Observer, class StepHook>
 class Integration {
  public:
-  Integration(Stepper& stepper, T* y, const T* p, const IntegrateOptions& options,
-              Observer& observe)
+  using T = typename S::scalar_type;
+  using A = typename S::algebra_type;
+
+  Integration(S& stepper, T* y, const T* p, const IntegrateOptions& options, Observer& observe,
+              StepHook& on_step)
       : stepper_(stepper), y_(y), p_(p), options_(options), observe_(observe),
-        n_(stepper.state_size()), next_(n_), stops_(stop_times(options)),
-        every_step_(options.output_times.empty()),
-        rhs_before_(stepper.rhs_evaluations()) {}
+        on_step_(on_step), n_(stepper.state_size()), next_(n_),
+        every_step_(options.output_times.empty()), rhs_before_(stepper.rhs_evaluations()) {}
 
   IntegrateResult run() {
-    stepper_.forget_first_slope();
+    stepper_.restart();
     observe_(options_.t0, static_cast<const T*>(y_));
     return options_.step > 0.0 ? run_fixed() : run_adaptive();
   }
 
+  // Retakes the steps of `sequence` (observer calls: after every step).
+  IntegrateResult replay(const StepSequence& sequence) {
+    stepper_.restart();
+    return with_local_state([&](T* y, T* next) {
+      std::size_t steps = 0;
+      for (std::size_t n = 0; n < sequence.size(); ++n) {
+        const StepInterval step = sequence[n];
+        stepper_.step(step, y, p_, next);
+        if (!accept(step, steps, y, next, true)) return non_finite(step.t, steps);
+      }
+      return finish(IntegrateStatus::success, sequence.t_end(), steps, "");
+    });
+  }
+
  private:
-  IntegrateResult run_fixed() {
-    // Small static models step in local arrays, which the compiler keeps in registers;
-    // y is written back at the end (and is current whenever the observer sees it).
-    constexpr std::size_t kStatic = static_state_size<typename Stepper::model_type>;
-    if constexpr (kStatic > 0 && kStatic <= 16) {
+  // Small static models step in local arrays, which the compiler keeps in registers; y
+  // is written back at the end (and is current whenever the observer sees it).
+  template <class Loop>
+  IntegrateResult with_local_state(Loop&& loop) {
+    constexpr std::size_t kStatic = static_state_size<typename S::model_type>;
+    if constexpr (kStatic > 0 && kStatic <= 16 && std::is_same_v<A, CpuAlgebra>) {
       std::array<T, kStatic> state, next;
       std::copy(y_, y_ + kStatic, state.begin());
-      IntegrateResult result = run_fixed(state.data(), next.data());
+      IntegrateResult result = loop(state.data(), next.data());
       std::copy(state.begin(), state.end(), y_);
       return result;
     } else {
-      return run_fixed(y_, next_.data());
+      return loop(y_, next_.data());
     }
   }
 
-  IntegrateResult run_fixed(T* y, T* next) {
-    double t_start = options_.t0;
-    std::size_t steps = 0;
-    for (double stop : stops_) {
-      // Even steps no longer than options.step that end exactly on `stop`.
-      const double span = stop - t_start;
-      const std::size_t count = even_step_count(span, options_.step, options_.max_steps - steps);
-      if (count == 0)
-        return finish(IntegrateStatus::max_steps_reached, t_start, steps,
-                      "the fixed step needs more than max_steps steps");
-      const double h = span / double(count);
-      for (std::size_t k = 0; k < count; ++k) {
-        const double t = t_start + double(k) * h;
-        stepper_.step(t, h, y, p_, next);
-        const double t_new = k + 1 == count ? stop : t_start + double(k + 1) * h;
-        if (!accept(t, h, t_new, steps, y, next)) return non_finite(t, steps);
+  IntegrateResult run_fixed() {
+    return with_local_state([&](T* y, T* next) {
+      std::size_t steps = 0;
+      FixedGrid grid(options_);
+      for (StepInterval step; grid.next(step);) {
+        stepper_.step(step, y, p_, next);
+        if (!accept(step, steps, y, next, every_step_)) return non_finite(step.t, steps);
+        if (grid.at_stop() && !every_step_) observe_(step.t_next, static_cast<const T*>(y));
       }
-      t_start = stop;
-      if (!every_step_) observe_(stop, static_cast<const T*>(y));
-    }
-    return finish(IntegrateStatus::success, t_start, steps, "");
+      if (grid.too_many_steps())
+        return finish(IntegrateStatus::max_steps_reached, options_.t0, steps,
+                      "the fixed step needs more than max_steps steps");
+      return finish(IntegrateStatus::success, options_.t1, steps, "");
+    });
   }
 
   IntegrateResult run_adaptive() {
-    const ButcherTableau& tableau = stepper_.tableau();
-    PIController controller(std::min(tableau.order, tableau.embedded_order) + 1);
-    std::vector<T> error(n_);
+    const StepperTraits traits = stepper_.traits();
+    PIController controller(std::min(traits.order, traits.embedded_order) + 1);
+    typename A::template vector<T> error(n_);
     T* const next = next_.data();
     double t = options_.t0;
     std::size_t steps = 0;
     double h = options_.initial_step;
-    if (h == 0.0) {
-      std::vector<T> y1(n_), f1(n_);
-      h = initial_step(stepper_, t, options_.t1 - t, y_, p_, options_.rtol, options_.atol, y1, f1);
-    }
+    if (h == 0.0) h = initial_step(stepper_, t, options_.t1 - t, y_, p_, options_, traits.order);
     h = std::min(h, options_.max_step);
-    for (double stop : stops_) {
+    for (double stop : stop_times(options_)) {
       while (t < stop) {
         // Rejected attempts count too, so that a run can never loop for ever.
         if (steps + rejected_steps_ >= options_.max_steps)
@@ -177,24 +146,24 @@ class Integration {
         }
         // Land exactly on the stop; stretch by up to 1% rather than leave a sliver.
         const bool lands = t + 1.01 * h >= stop;
-        const double h_try = lands ? stop - t : h;
-        stepper_.step(t, h_try, y_, p_, next, error.data());
-        const double norm = error_norm(error.data(), y_, next, n_, options_.rtol, options_.atol);
+        const StepInterval step = lands ? StepInterval{t, stop - t, stop} : StepInterval{t, h, t + h};
+        stepper_.step(step, y_, p_, next, error.data());
+        const double norm =
+            error_norm<A>(n_, static_cast<const T*>(error.data()), y_, next, options_.rtol, options_.atol);
         // A non-finite attempt is rejected like any other; if the step size then
         // collapses, the failure is reported as the non-finite value it was.
-        const std::size_t bad = first_non_finite(next, n_);
+        const std::size_t bad = first_non_finite<A>(n_, static_cast<const T*>(next));
         failed_component_ = bad < n_ ? bad : kNone;
         const double factor = controller.factor(norm);
         if (norm <= 1.0) {
-          if (!accept(t, h_try, lands ? stop : t + h_try, steps, y_, next))
-            return non_finite(t, steps);
-          t = lands ? stop : t + h_try;
+          if (!accept(step, steps, y_, next, every_step_)) return non_finite(t, steps);
+          t = step.t_next;
           // A step shortened to land keeps the earlier proposal if that was longer.
-          h = lands ? std::max(h, h_try * factor) : h_try * factor;
+          h = lands ? std::max(h, step.h * factor) : step.h * factor;
         } else {
           stepper_.reject();
           ++rejected_steps_;
-          h = h_try * factor;
+          h = step.h * factor;
         }
         h = std::min(h, options_.max_step);
       }
@@ -203,22 +172,20 @@ class Integration {
     return finish(IntegrateStatus::success, t, steps, "");
   }
 
-  // Moves the step from t to t_new (in next) into y; false if it is not finite.
-  bool accept(double t, double h, double t_new, std::size_t& steps, T* y, const T* next) {
+  // Moves the step's result (in next) into y; false if it is not finite.
+  BACKSWEEP_INLINE bool accept(const StepInterval& step, std::size_t& steps, T* y, const T* next,
+                               bool observe) {
     const std::size_t n = stepper_.state_size();  // a constant for static models
-    const std::size_t component = first_non_finite(next, n);
+    const std::size_t component = first_non_finite<A>(n, next);
     if (component < n) [[unlikely]] {
       failed_component_ = component;
       return false;
     }
-    if (options_.record_steps) {
-      step_times_.push_back(t);
-      step_sizes_.push_back(h);
-    }
-    for (std::size_t k = 0; k < n; ++k) y[k] = next[k];
+    copy<A>(n, next, y);
     stepper_.accept();
     ++steps;
-    if (every_step_) observe_(t_new, static_cast<const T*>(y));
+    on_step_(step, static_cast<const T*>(y));
+    if (observe) observe_(step.t_next, static_cast<const T*>(y));
     return true;
   }
 
@@ -239,8 +206,6 @@ class Integration {
     result.steps = steps;
     result.rejected_steps = rejected_steps_;
     result.rhs_evaluations = stepper_.rhs_evaluations() - rhs_before_;
-    result.step_times = std::move(step_times_);
-    result.step_sizes = std::move(step_sizes_);
     if (status != IntegrateStatus::success) {
       std::ostringstream message;
       message << what << " at step " << steps << ", t = " << t;
@@ -249,45 +214,64 @@ class Integration {
     return result;
   }
 
-  Stepper& stepper_;
+  S& stepper_;
   T* const y_;
   const T* const p_;
   const IntegrateOptions& options_;
   Observer& observe_;
+  StepHook& on_step_;
   const std::size_t n_;
-  std::vector<T> next_;
-  const std::vector<double> stops_;
+  typename A::template vector<T> next_;
   const bool every_step_;
   const std::size_t rhs_before_;
   static constexpr std::size_t kNone = std::size_t(-1);
   std::size_t rejected_steps_ = 0, failed_component_ = kNone;
-  std::vector<double> step_times_, step_sizes_;
 };
 
-}  // namespace detail
-
-// Integrates y from options.t0 to options.t1 in place (y holds y(t0) on entry and the
-// state reached on return). observe(t, y) is called at t0, then at every output time,
-// or after every accepted step when there are none. Nothing aborts: failures (invalid
-// options, too many steps, step-size underflow, NaN/Inf) come back in the result.
-template <class Stepper, class T, class Observer>
-IntegrateResult integrate(Stepper& stepper, T* y, const T* p, const IntegrateOptions& options,
-                          Observer&& observe) {
-  if (auto why = options.invalid_reason(stepper.tableau().adaptive())) {
+inline std::optional<IntegrateResult> invalid(const IntegrateOptions& options, bool adaptive) {
+  if (auto why = options.invalid_reason(adaptive)) {
     IntegrateResult result;
     result.status = IntegrateStatus::invalid_options;
     result.t = options.t0;
     result.message = *why;
     return result;
   }
-  return detail::Integration<Stepper, T, std::remove_reference_t<Observer>>(stepper, y, p,
-                                                                            options, observe)
+  return std::nullopt;
+}
+
+}  // namespace detail
+
+// Integrates y from options.t0 to options.t1 in place (y holds y(t0) on entry and the
+// state reached on return). observe(t, y) is called at t0, then at every output time, or
+// after every accepted step when there are none; on_step(step, y_next) after every
+// accepted step (to record the grid, or keep states). Nothing aborts: failures (invalid
+// options, too many steps, step-size underflow, NaN/Inf) come back in the result.
+template <Stepper S, class Observer, class StepHook = NoStepHook>
+IntegrateResult integrate(S& stepper, typename S::scalar_type* y,
+                          const typename S::scalar_type* p, const IntegrateOptions& options,
+                          Observer&& observe, StepHook&& on_step = {}) {
+  if (auto failed = detail::invalid(options, stepper.traits().adaptive())) return *failed;
+  return detail::Integration<S, std::remove_reference_t<Observer>, std::remove_reference_t<StepHook>>(
+             stepper, y, p, options, observe, on_step)
       .run();
 }
 
-template <class Stepper, class T>
-IntegrateResult integrate(Stepper& stepper, T* y, const T* p, const IntegrateOptions& options) {
-  return integrate(stepper, y, p, options, [](double, const T*) {});
+template <Stepper S>
+IntegrateResult integrate(S& stepper, typename S::scalar_type* y,
+                          const typename S::scalar_type* p, const IntegrateOptions& options) {
+  return integrate(stepper, y, p, options, [](double, const auto*) {});
+}
+
+// Retakes the steps of `sequence` from y (in place); on_step(step, y_next) after each.
+template <Stepper S, class StepHook>
+IntegrateResult replay(S& stepper, typename S::scalar_type* y, const typename S::scalar_type* p,
+                       const StepSequence& sequence, StepHook&& on_step) {
+  IntegrateOptions options;
+  options.t0 = sequence.t_start();
+  auto observe = [](double, const auto*) {};
+  return detail::Integration<S, decltype(observe), std::remove_reference_t<StepHook>>(
+             stepper, y, p, options, observe, on_step)
+      .replay(sequence);
 }
 
 }  // namespace backsweep

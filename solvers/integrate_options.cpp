@@ -5,13 +5,13 @@
 
 namespace backsweep {
 
-std::optional<std::string> IntegrateOptions::invalid_reason(bool tableau_is_adaptive) const {
+std::optional<std::string> IntegrateOptions::invalid_reason(bool method_is_adaptive) const {
   auto finite = [](double x) { return std::isfinite(x); };
   if (!finite(t0) || !finite(t1)) return "the time span must be finite";
   if (!(t1 > t0)) return "time.end must be greater than time.start";
   if (!(step >= 0.0) || !finite(step)) return "the step size must be a finite number >= 0";
   if (step == 0.0) {
-    if (!tableau_is_adaptive)
+    if (!method_is_adaptive)
       return "this method has no error estimate: give a fixed step size";
     if (!(rtol > 0.0) || !finite(rtol)) return "rtol must be a finite number > 0";
     if (!(atol >= 0.0) || !finite(atol)) return "atol must be a finite number >= 0";

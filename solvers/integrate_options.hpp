@@ -14,17 +14,16 @@ struct IntegrateOptions {
   // is called there. Empty: the observer sees every accepted step.
   std::vector<double> output_times;
   // > 0: fixed steps of at most this size (shortened evenly to land on output times).
-  // 0: adaptive steps controlled by rtol/atol (the tableau needs an embedded estimate).
+  // 0: adaptive steps controlled by rtol/atol (the method needs an embedded error estimate).
   double step = 0.0;
   double rtol = 1e-6, atol = 1e-9;
   double initial_step = 0.0;  // adaptive only; 0 picks one (Hairer-Wanner's heuristic)
   double max_step = std::numeric_limits<double>::infinity();
   double min_step = 0.0;  // 0: a few ulps of t
   std::size_t max_steps = 1'000'000;
-  bool record_steps = false;  // keep the accepted (t_n, h_n), which an adjoint replays
 
   // Why the options cannot be used, or nothing when they can.
-  std::optional<std::string> invalid_reason(bool tableau_is_adaptive) const;
+  std::optional<std::string> invalid_reason(bool method_is_adaptive) const;
 };
 
 enum class IntegrateStatus {
@@ -42,9 +41,6 @@ struct IntegrateResult {
   std::string message;  // empty on success; else what failed, where and when
   double t = 0.0;       // time reached
   std::size_t steps = 0, rejected_steps = 0, rhs_evaluations = 0;
-  // Accepted step sequence, when options.record_steps: step n goes from step_times[n]
-  // with size step_sizes[n].
-  std::vector<double> step_times, step_sizes;
   // For non_finite_state: the first offending step and state component.
   std::size_t failed_step = 0, failed_component = 0;
 

@@ -1,32 +1,11 @@
 #pragma once
-// Step-size control for embedded Runge-Kutta pairs: the weighted RMS error norm and a
-// PI controller (Gustafsson; Hairer-Wanner II, IV.2), with the usual safety factor and
-// limits on how fast the step may change.
+// Step-size control for methods with an embedded error estimate: a PI controller
+// (Gustafsson; Hairer-Wanner II, IV.2) with the usual safety factor and limits on how fast
+// the step may change. The error norm it reads is error_norm (vector_operations.hpp).
 #include <algorithm>
 #include <cmath>
-#include <cstddef>
-
-#include "models/dual.hpp"
 
 namespace backsweep {
-
-// sqrt(mean_i (error_i / (atol + rtol max(|y_i|, |y_next_i|)))^2) on values (tangent
-// lanes of a Dual solve do not steer the step). Non-finite input gives +inf.
-template <class T>
-double error_norm(const T* error, const T* y, const T* y_next, std::size_t n, double rtol,
-                  double atol) {
-  double sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    const double scale =
-        atol + rtol * std::max(std::abs(value_of(y[i])), std::abs(value_of(y_next[i])));
-    const double e = value_of(error[i]);
-    if (e == 0.0) continue;  // also where scale is 0 (atol = 0 and a zero component)
-    const double r = e / scale;
-    sum += r * r;
-  }
-  const double norm = std::sqrt(sum / double(n));
-  return std::isfinite(norm) ? norm : INFINITY;
-}
 
 class PIController {
  public:

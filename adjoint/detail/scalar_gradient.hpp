@@ -1,14 +1,18 @@
 #pragma once
-// Value and gradient of a scalar function of (y, p) by Dual numbers, a chunk of lanes
-// at a time, with buffers sized once. f is called as f(y, p) with Dual arrays.
+// Values and gradients of the scalar terms of an objective, and the compensated sum that
+// accumulates the parameter gradient over many steps.
 #include <algorithm>
 #include <cstddef>
 #include <vector>
 
 #include "models/derivatives.hpp"
+#include "solvers/algebra.hpp"
 
 namespace backsweep::detail {
 
+// Value and gradient of a scalar function of (y, p) by Dual numbers, a chunk of lanes
+// at a time, with buffers sized once: the way for terms that do not differentiate
+// themselves. f is called as f(y, p) with Dual arrays.
 template <class V>
 class ScalarGradient {
  public:
@@ -46,24 +50,71 @@ class ScalarGradient {
   std::vector<Lanes> y_, p_;
 };
 
+// An objective term may differentiate itself (config expressions do, by reverse mode):
+//   terminal     T gradient(const T* y, const T* p, T* grad_y, T* grad_p) const
+//   running      T gradient(T t, const T* y, const T* p, T* grad_y, T* grad_p) const
+//   observation  T gradient(std::size_t k, const T* y, const T* p, T* grad_y, T* grad_p) const
+// returning the value and overwriting the gradients (grad_p may be null). These call it
+// when it exists, and fall back on Dual chunks.
+template <class Term, class V>
+V terminal_gradient(const Term& g, ScalarGradient<V>& dual, const V* y, const V* p, V* grad_y,
+                    V* grad_p) {
+  if constexpr (requires { g.gradient(y, p, grad_y, grad_p); })
+    return g.gradient(y, p, grad_y, grad_p);
+  else
+    return dual([&](const auto* s, const auto* q) { return g(s, q); }, y, p, grad_y, grad_p);
+}
+template <class Term, class V>
+V running_gradient(const Term& r, ScalarGradient<V>& dual, V t, const V* y, const V* p, V* grad_y,
+                   V* grad_p) {
+  if constexpr (requires { r.gradient(t, y, p, grad_y, grad_p); })
+    return r.gradient(t, y, p, grad_y, grad_p);
+  else
+    return dual([&](const auto* s, const auto* q) {
+      using D = std::remove_cvref_t<decltype(*s)>;
+      return r(D(t), s, q);
+    }, y, p, grad_y, grad_p);
+}
+template <class Term, class V>
+V observation_gradient(const Term& l, ScalarGradient<V>& dual, std::size_t k, const V* y,
+                       const V* p, V* grad_y, V* grad_p) {
+  if constexpr (requires { l.gradient(k, y, p, grad_y, grad_p); })
+    return l.gradient(k, y, p, grad_y, grad_p);
+  else
+    return dual([&](const auto* s, const auto* q) { return l(k, s, q); }, y, p, grad_y, grad_p);
+}
+
 // Neumaier's compensated summation, component-wise: long sums of small parameter
 // contributions keep their accuracy.
-template <class V>
+template <class V, Algebra A = CpuAlgebra>
 class CompensatedSum {
  public:
   explicit CompensatedSum(std::size_t n) : sum_(n, V(0)), compensation_(n, V(0)) {}
-  void add(std::size_t i, const V& x) {
-    using std::abs;
-    const V t = sum_[i] + x;
-    if (abs(sum_[i]) >= abs(x)) compensation_[i] += (sum_[i] - t) + x;
-    else compensation_[i] += (x - t) + sum_[i];
-    sum_[i] = t;
+
+  // sum += x, component-wise.
+  void add(const V* x) {
+    A::for_each(sum_.size(), Add{sum_.data(), compensation_.data(), x});
   }
+  void add(std::size_t i, const V& x) { accumulate(sum_[i], compensation_[i], x); }
   V total(std::size_t i) const { return sum_[i] + compensation_[i]; }
   std::size_t size() const { return sum_.size(); }
 
  private:
-  std::vector<V> sum_, compensation_;
+  BACKSWEEP_HOST_DEVICE static void accumulate(V& sum, V& compensation, const V& x) {
+    using std::abs;
+    const V t = sum + x;
+    if (abs(sum) >= abs(x)) compensation += (sum - t) + x;
+    else compensation += (x - t) + sum;
+    sum = t;
+  }
+  struct Add {
+    V *sum, *compensation;
+    const V* x;
+    BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const {
+      accumulate(sum[i], compensation[i], x[i]);
+    }
+  };
+  typename A::template vector<V> sum_, compensation_;
 };
 
 }  // namespace backsweep::detail

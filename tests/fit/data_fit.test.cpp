@@ -81,7 +81,8 @@ DataFit<models::LotkaVolterra, Counts, StartAtOne> make_fit(const models::LotkaV
   std::vector<EstimatedParameter> estimated;
   for (std::size_t j = 0; j < 4; ++j) estimated.push_back({j, log10});
   return {model, tableaux::dopri5, options, Counts{}, 2, StartAtOne{}, {kTruth}, std::move(data),
-          estimated, estimate_sigma, adjoint, CheckpointOptions{}};
+          estimated, estimate_sigma, adjoint ? GradientMode::adjoint : GradientMode::tangent,
+          CheckpointOptions{}};
 }
 
 }  // namespace
@@ -169,7 +170,7 @@ void check_spread(const M& model, Observables observables, std::size_t observabl
     DataFit<M, Observables, Initial> fit(
         model, tableaux::dopri5, integrate, observables, observable_count, initial, {truth},
         simulated_data(model, observables, observable_count, initial, truth, times, sigma, seed),
-        estimated, false, false, CheckpointOptions{});
+        estimated, false, GradientMode::tangent, CheckpointOptions{});
     const MultistartResult result = minimize_multistart(
         [&](const std::vector<double>& theta, std::vector<double>& gradient) {
           std::string failure;

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "models/builtin/harmonic_oscillator.hpp"
+#include "solvers/explicit_rk.hpp"
 #include "solvers/integrate.hpp"
 
 int main() {

@@ -62,7 +62,7 @@ TEST_CASE("the example config loads") {
   const auto config =
       load_simulate_config(std::string(BACKSWEEP_SOURCE_DIR) + "/examples/lorenz63.toml");
   CHECK(config.model == "lorenz63");
-  CHECK(config.method == "dopri5");
+  CHECK(config.method.name() == "dopri5");
   CHECK(config.integrate.rtol == 1e-8);
   CHECK(config.integrate.output_times.size() == 20);
   CHECK(config.integrate.output_times.back() == 2.0);

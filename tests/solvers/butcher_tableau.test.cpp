@@ -99,9 +99,3 @@ TEST_CASE("every tableau satisfies the order conditions of its stated order") {
       for (int j = 0; j < t->stages; ++j) CHECK(t->a[t->stages - 1][j] == t->b[j]);
   }
 }
-
-TEST_CASE("tableaux are found by name") {
-  CHECK(find_tableau("rk4") == &tableaux::rk4);
-  CHECK(find_tableau("heun3")->b[1] == 0.0);
-  CHECK(find_tableau("rk45") == nullptr);
-}

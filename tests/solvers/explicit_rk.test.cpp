@@ -61,34 +61,18 @@ TEST_CASE("every tableau converges at its order: error falls by 2^p when h halve
   }
 }
 
-TEST_CASE("the stepper exposes the stage states and slopes of the last step") {
-  const HarmonicOscillator model;
-  ExplicitRK stepper(model, tableaux::rk4);
-  const double y[2] = {1.0, 0.5};
-  double y_next[2];
-  const double h = 0.1;
-  stepper.step_keeping_stages(0.0, h, y, model.default_params.data(), y_next);
-  for (int i = 0; i < 4; ++i) {
-    double slope[2];
-    model(0.0 + tableaux::rk4.c[i] * h, stepper.stage_state(i), model.default_params.data(), slope);
-    CHECK(slope[0] == stepper.stage_slope(i)[0]);
-    CHECK(slope[1] == stepper.stage_slope(i)[1]);
-  }
-  // Y_3 = y + h k_2 for RK4.
-  CHECK(stepper.stage_state(3)[0] == doctest::Approx(y[0] + h * stepper.stage_slope(2)[0]));
-  CHECK(stepper.rhs_evaluations() == 4);
-}
-
 TEST_CASE("FSAL reuse gives bitwise the same steps as recomputing the first slope") {
   const HarmonicOscillator model;
   const double* p = model.default_params.data();
   ExplicitRK reusing(model, tableaux::dopri5), fresh(model, tableaux::dopri5);
   double a[2] = {1.0, 0.0}, b[2] = {1.0, 0.0}, next[2];
-  for (int n = 0; n < 20; ++n) {
-    reusing.step(0.1 * n, 0.1, a, p, next);
+  for (std::size_t n = 0; n < 20; ++n) {
+    const StepInterval step = uniform_step(0.0, 0.1, n);
+    reusing.step(step, a, p, next);
     reusing.accept();
     a[0] = next[0], a[1] = next[1];
-    fresh.step(0.1 * n, 0.1, b, p, next);
+    fresh.restart();
+    fresh.step(step, b, p, next);
     b[0] = next[0], b[1] = next[1];
   }
   CHECK(a[0] == b[0]);
@@ -97,35 +81,47 @@ TEST_CASE("FSAL reuse gives bitwise the same steps as recomputing the first slop
   CHECK(fresh.rhs_evaluations() == 20 * 7);
 }
 
-TEST_CASE("a compile-time tableau gives bitwise the same solution as a run-time one") {
-  const HarmonicOscillator model;
-  const double* p = model.default_params.data();
-  auto compare = [&]<const ButcherTableau* Tableau>() {
-    CAPTURE(Tableau->name);
-    ExplicitRK<HarmonicOscillator, double, Tableau> fixed(model);
-    ExplicitRK<HarmonicOscillator> runtime(model, *Tableau);
-    IntegrateOptions options;
-    options.t1 = 3.0;
-    options.step = Tableau->adaptive() ? 0.0 : 0.01;
-    double a[2] = {1.0, 0.0}, b[2] = {1.0, 0.0};
-    const auto ra = integrate(fixed, a, p, options), rb = integrate(runtime, b, p, options);
-    CHECK(ra.steps == rb.steps);
-    CHECK(a[0] == b[0]);
-    CHECK(a[1] == b[1]);
-    // Keeping the stages does not change the step either.
-    double c[2], d[2];
-    fixed.step(0.0, 0.1, a, p, c);
-    fixed.step_keeping_stages(0.0, 0.1, a, p, d);
-    CHECK(c[0] == d[0]);
-    CHECK(c[1] == d[1]);
-  };
-  compare.operator()<&tableaux::euler>();
-  compare.operator()<&tableaux::heun>();
-  compare.operator()<&tableaux::kutta3>();
-  compare.operator()<&tableaux::heun3>();
-  compare.operator()<&tableaux::rk4>();
-  compare.operator()<&tableaux::ssprk3>();
-  compare.operator()<&tableaux::bs32>();
-  compare.operator()<&tableaux::dopri5>();
-  compare.operator()<&tableaux::tsit5>();
+namespace {
+
+// Time-dependent on purpose: a slope evaluated at the wrong time shows.
+struct Forced {
+  static constexpr std::size_t n_state = 2, n_param = 2;
+  template <class T>
+  void operator()(T t, const T* y, const T* p, T* dydt) const {
+    using std::sin;
+    dydt[0] = y[1] + p[1] * sin(T(3) * t);
+    dydt[1] = -p[0] * y[0] * y[1] + sin(t) * y[0];
+  }
+};
+
+}  // namespace
+
+TEST_CASE("reverse() is the exact transpose of the step, for every tableau") {
+  // Reference: the step run on Dual numbers seeded on (y, p) gives dPhi/d(y, p) exactly.
+  const Forced model;
+  using D = Dual<double, 4>;
+  const double y[2] = {0.7, -0.4}, p[2] = {1.3, 0.6}, lambda_next[2] = {0.9, -1.7};
+  const StepInterval step{0.3, 0.05, 0.35};
+  for (const ButcherTableau* tableau : tableaux::all) {
+    CAPTURE(tableau->name);
+    ExplicitRK<Forced, D> tangent(model, *tableau);
+    D yd[2] = {D::variable(y[0], 0), D::variable(y[1], 1)};
+    D pd[2] = {D::variable(p[0], 2), D::variable(p[1], 3)};
+    D next[2];
+    tangent.step(step, yd, pd, next);
+    double expected[4] = {};  // (lambda_n, mu)
+    for (int column = 0; column < 4; ++column)
+      for (int i = 0; i < 2; ++i) expected[column] += lambda_next[i] * next[i].d[column];
+
+    ExplicitRK<Forced> stepper(model, *tableau);
+    double lambda[2] = {lambda_next[0], lambda_next[1]}, mu[2] = {NAN, NAN};
+    stepper.reverse(step, y, p, lambda, mu);
+    const double got[4] = {lambda[0], lambda[1], mu[0], mu[1]};
+    for (int column = 0; column < 4; ++column)
+      CHECK(got[column] == doctest::Approx(expected[column]).epsilon(1e-14));
+    // The stage states come back from y_n alone: no slope of the last stage, and no VJP
+    // where no adjoint flows (a FSAL tableau's last stage).
+    CHECK(stepper.rhs_evaluations() == std::size_t(tableau->stages - 1));
+    CHECK(stepper.vjp_evaluations() == std::size_t(tableau->stages - (tableau->fsal ? 1 : 0)));
+  }
 }

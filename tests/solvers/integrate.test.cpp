@@ -1,3 +1,4 @@
+#include "solvers/explicit_rk.hpp"
 #include "solvers/integrate.hpp"
 
 #include <doctest/doctest.h>
@@ -30,6 +31,17 @@ struct SqrtOfNegative {  // y' = -1, z' = sqrt(y): z turns NaN once y < 0, at t 
     using std::sqrt;
     dydt[0] = T(-1);
     dydt[1] = sqrt(y[0]);
+  }
+};
+
+// Time-dependent, so a carried slope evaluated at a time off the grid would show.
+struct Forced {
+  static constexpr std::size_t n_state = 2, n_param = 1;
+  template <class T>
+  void operator()(T t, const T* y, const T* p, T* dydt) const {
+    using std::sin;
+    dydt[0] = y[1] + sin(T(7) * t);
+    dydt[1] = -p[0] * y[0] + T(0.1) * t * y[1];
   }
 };
 
@@ -74,21 +86,57 @@ TEST_CASE("output times are hit exactly, fixed and adaptive") {
     options.t1 = 3.0;
     options.step = step;
     options.output_times = {0.1, 0.7, 1.0 / 3.0 + 1.0, 3.0};
-    options.record_steps = true;
     std::vector<double> seen;
+    std::vector<StepInterval> steps;
     double y[2] = {2.0, 0.0};
-    const auto result =
-        integrate(stepper, y, p, options, [&](double t, const double*) { seen.push_back(t); });
+    const auto result = integrate(
+        stepper, y, p, options, [&](double t, const double*) { seen.push_back(t); },
+        [&](const StepInterval& s, const double*) { steps.push_back(s); });
     REQUIRE(result.ok());
     CHECK(seen == std::vector<double>{0.0, 0.1, 0.7, 1.0 / 3.0 + 1.0, 3.0});
-    REQUIRE(result.step_times.size() == result.steps);
-    CHECK(result.step_times.front() == 0.0);
+    REQUIRE(steps.size() == result.steps);
+    CHECK(steps.front().t == 0.0);
+    CHECK(steps.back().t_next == 3.0);
+    for (std::size_t n = 0; n + 1 < steps.size(); ++n) CHECK(steps[n].t_next == steps[n + 1].t);
     for (double stop : options.output_times) {
       bool lands = false;
-      for (std::size_t n = 0; n + 1 < result.steps; ++n) lands |= result.step_times[n + 1] == stop;
-      CHECK((lands || stop == 3.0));
+      for (const StepInterval& s : steps) lands |= s.t_next == stop;
+      CHECK(lands);
     }
-    for (double h : result.step_sizes) CHECK(h <= (step > 0 ? step : 3.0));
+    for (const StepInterval& s : steps) CHECK(s.h <= (step > 0 ? step : 3.0));
+  }
+}
+
+TEST_CASE("replaying a recorded grid without FSAL gives the solve bitwise") {
+  const Forced model;
+  const double p[1] = {2.0};
+  for (double step : {0.0, 0.013}) {
+    CAPTURE(step);
+    ExplicitRK stepper(model, tableaux::dopri5);
+    IntegrateOptions options;
+    options.t1 = 3.0;
+    options.step = step;
+    options.output_times = {0.1, 1.0 / 3.0, 2.9};
+    StepSequence sequence(options.t0);
+    double y[2] = {1.0, 0.0};
+    REQUIRE(integrate(stepper, y, p, options, [](double, const double*) {},
+                      [&](const StepInterval& s, const double*) { sequence.push_back(s); })
+                .ok());
+    ExplicitRK fresh(model, tableaux::dopri5);
+    double z[2] = {1.0, 0.0};
+    REQUIRE(replay(fresh, z, p, sequence, [&](const StepInterval&, const double*) { fresh.restart(); }).ok());
+    CHECK(z[0] == y[0]);
+    CHECK(z[1] == y[1]);
+    CHECK(fresh.rhs_evaluations() == 7 * sequence.size());
+    if (step > 0) {
+      StepSequence grid;
+      CHECK(fixed_step_sequence(options, grid));
+      REQUIRE(grid.size() == sequence.size());
+      for (std::size_t n = 0; n < grid.size(); ++n) {
+        CHECK(grid[n].t == sequence[n].t);
+        CHECK(grid[n].h == sequence[n].h);
+      }
+    }
   }
 }
 

@@ -1,0 +1,205 @@
+#pragma once
+// The handful of vector operations the engine needs, written once as element-wise
+// operations and run by an Algebra (solvers/algebra.hpp) — on the host loop today, on a
+// device through another algebra. Each operation is a small functor marked
+// BACKSWEEP_HOST_DEVICE that holds raw pointers, so it can be copied into a kernel.
+//
+// Scalars may be double or Dual (tangents ride along); norms and finiteness look at
+// values only, so tangent lanes never steer a solve.
+#include <cmath>
+#include <cstddef>
+
+#include "models/dual.hpp"
+#include "solvers/algebra.hpp"
+
+namespace backsweep {
+
+namespace detail {
+
+// x * c for a plain constant c, computing only what Dual's own operator* would compute
+// nonzero (no zero-tangent Dual is built for the constant).
+template <class T>
+BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE T scaled(const T& x, double c) {
+  if constexpr (is_dual_v<T>) {
+    T r;
+    r.v = scaled(x.v, c);
+    for (int i = 0; i < T::lanes; ++i) r.d[i] = scaled(x.d[i], c);
+    return r;
+  } else {
+    return x * c;
+  }
+}
+
+template <class T>
+BACKSWEEP_HOST_DEVICE bool all_lanes_finite(const T& x) {
+  using std::isfinite;
+  return isfinite(x);
+}
+
+template <class T>
+struct Copy {
+  const T* from;
+  T* to;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const { to[i] = from[i]; }
+};
+template <class T>
+struct Fill {
+  T value;
+  T* to;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const { to[i] = value; }
+};
+template <class T>
+struct Add {
+  const T* x;
+  T* y;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const { y[i] += x[i]; }
+};
+template <class T>
+struct Axpy {
+  double a;
+  const T* x;
+  T* y;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const { y[i] += scaled(x[i], a); }
+};
+
+// out = base + sum_{j < count, weight[j] != 0} (h weight[j]) v_j, the v_j laid out one
+// after another `stride` apart (the stages of a Runge-Kutta step); base may be null (then
+// out is the sum alone, 0 when every weight is 0). The sum runs in j order, so its
+// rounding is the same on every algebra. `count` is usually a compile-time constant after
+// inlining, and the whole sum unrolls.
+template <class T>
+struct WeightedSum {
+  const T* base;
+  const T* v;
+  std::size_t stride;
+  const double* weight;
+  int count;
+  double h;
+  T* out;
+  BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void operator()(std::size_t i) const {
+    int j = 0;
+    while (j < count && weight[j] == 0.0) ++j;
+    if (j == count) {
+      out[i] = base ? base[i] : T(0);
+      return;
+    }
+    T sum = scaled(v[std::size_t(j) * stride + i], h * weight[j]);
+    for (++j; j < count; ++j)
+      if (weight[j] != 0.0) sum += scaled(v[std::size_t(j) * stride + i], h * weight[j]);
+    out[i] = base ? base[i] + sum : sum;
+  }
+};
+
+template <class T>
+struct SquaredValue {
+  const T* x;
+  BACKSWEEP_HOST_DEVICE double operator()(std::size_t i) const {
+    const double v = value_of(x[i]);
+    return v * v;
+  }
+};
+template <class T>
+struct IsNonzero {
+  const T* x;
+  BACKSWEEP_HOST_DEVICE double operator()(std::size_t i) const {
+    return is_exact_zero(x[i]) ? 0.0 : 1.0;
+  }
+};
+template <class T>
+struct Value {
+  const T* x;
+  BACKSWEEP_HOST_DEVICE double operator()(std::size_t i) const { return value_of(x[i]); }
+};
+template <class T>
+struct NotFinite {
+  const T* x;
+  BACKSWEEP_HOST_DEVICE bool operator()(std::size_t i) const { return !all_lanes_finite(x[i]); }
+};
+// (error_i / (atol + rtol max(|y_i|, |y_next_i|)))^2, 0 where the error is 0 (also where
+// the scale is 0: atol = 0 and a zero component).
+template <class T>
+struct ScaledErrorSquared {
+  const T *error, *y, *y_next;
+  double rtol, atol;
+  BACKSWEEP_HOST_DEVICE double operator()(std::size_t i) const {
+    const double e = value_of(error[i]);
+    if (e == 0.0) return 0.0;
+    const double a = fabs(value_of(y[i])), b = fabs(value_of(y_next[i]));
+    const double r = e / (atol + rtol * (a > b ? a : b));
+    return r * r;
+  }
+};
+
+// (v_i / (atol + rtol |y_i|))^2, 0 where that scale is 0 (atol = 0 and a zero component:
+// no information).
+template <class T>
+struct ScaledSquared {
+  const T *v, *y;
+  double rtol, atol;
+  BACKSWEEP_HOST_DEVICE double operator()(std::size_t i) const {
+    const double scale = atol + rtol * fabs(value_of(y[i]));
+    if (scale == 0.0) return 0.0;
+    const double r = value_of(v[i]) / scale;
+    return r * r;
+  }
+};
+
+}  // namespace detail
+
+template <Algebra A, class T>
+BACKSWEEP_INLINE void copy(std::size_t n, const T* from, T* to) {
+  A::for_each(n, detail::Copy<T>{from, to});
+}
+template <Algebra A, class T>
+void fill(std::size_t n, const T& value, T* to) {
+  A::for_each(n, detail::Fill<T>{value, to});
+}
+// y += x
+template <Algebra A, class T>
+BACKSWEEP_INLINE void add(std::size_t n, const T* x, T* y) {
+  A::for_each(n, detail::Add<T>{x, y});
+}
+// y += a x
+template <Algebra A, class T>
+BACKSWEEP_INLINE void axpy(std::size_t n, double a, const T* x, T* y) {
+  A::for_each(n, detail::Axpy<T>{a, x, y});
+}
+
+// Whether every component (tangent lanes included) is exactly zero.
+template <Algebra A, class T>
+bool is_zero(std::size_t n, const T* x) {
+  return A::sum(n, detail::IsNonzero<T>{x}) == 0.0;
+}
+
+// sum_i value(x_i)^2
+template <Algebra A, class T>
+double squared_norm(std::size_t n, const T* x) {
+  return A::sum(n, detail::SquaredValue<T>{x});
+}
+
+// The first component that is NaN or Inf (in its value or any tangent lane), or n when
+// all are finite. Fast path: one sum of the values (NaN or Inf anywhere makes it
+// non-finite); only then, or for Dual lanes, is x scanned.
+template <Algebra A, class T>
+std::size_t first_non_finite(std::size_t n, const T* x) {
+  if (std::isfinite(A::sum(n, detail::Value<T>{x})) && !is_dual_v<T>) return n;
+  return A::first_index(n, detail::NotFinite<T>{x});
+}
+
+// sqrt(mean_i (error_i / (atol + rtol max(|y_i|, |y_next_i|)))^2), the weighted RMS norm
+// of an embedded error estimate; +inf when not finite.
+template <Algebra A, class T>
+double error_norm(std::size_t n, const T* error, const T* y, const T* y_next, double rtol,
+                  double atol) {
+  const double sum = A::sum(n, detail::ScaledErrorSquared<T>{error, y, y_next, rtol, atol});
+  const double norm = std::sqrt(sum / double(n));
+  return std::isfinite(norm) ? norm : INFINITY;
+}
+
+// sqrt(mean_i (v_i / (atol + rtol |y_i|))^2), skipping components whose scale is 0.
+template <Algebra A, class T>
+double scaled_rms_norm(std::size_t n, const T* v, const T* y, double rtol, double atol) {
+  return std::sqrt(A::sum(n, detail::ScaledSquared<T>{v, y, rtol, atol}) / double(n));
+}
+
+}  // namespace backsweep
