@@ -1,10 +1,14 @@
 #pragma once
-// Where the states a checkpoint schedule keeps live: numbered slots of one state each, in
-// float64 or float32 (half the memory; states come back rounded). The executor and the
-// schedules never touch storage; the adjoint sweep asks the store. A store that grows
-// slot by slot serves store-all when the number of steps is not known in advance.
+// Where what a checkpoint schedule keeps lives: numbered slots of `width` values each (a
+// state, or a stepper's record of one step), in float64 or float32 (half the memory;
+// values come back rounded). The executor and the schedules never touch storage; the
+// adjoint sweep asks the store. Store-all appends a slot per step, the number of steps
+// not being known in advance.
 #include <cstddef>
+#include <memory>
 #include <type_traits>
+#include <utility>
+#include <vector>
 
 #include "adjoint/gradient_problem.hpp"
 #include "solvers/algebra.hpp"
@@ -15,18 +19,28 @@ namespace backsweep {
 template <class T, Algebra A = CpuAlgebra>
 class CheckpointStore {
  public:
-  CheckpointStore(std::size_t n, CheckpointOptions::Storage storage)
-      : n_(n), float32_(storage == CheckpointOptions::Storage::float32) {}
+  CheckpointStore(std::size_t width, CheckpointOptions::Storage storage)
+      : n_(width), float32_(storage == CheckpointOptions::Storage::float32) {}
 
   std::size_t slots() const { return (float32_ ? narrow_.size() : wide_.size()) / n_; }
   void resize(std::size_t slots) {
     if (float32_) narrow_.resize(slots * n_);
     else wide_.resize(slots * n_);
   }
-  std::size_t bytes_per_slot() const { return bytes_per_slot(n_, float32_); }
-  static std::size_t bytes_per_slot(std::size_t n, bool float32) {
-    return n * (float32 ? sizeof(float) : sizeof(T));
+  void reserve(std::size_t slots) {
+    if (float32_) narrow_.reserve(slots * n_);
+    else wide_.reserve(slots * n_);
   }
+  std::size_t width() const { return n_; }
+  // Appends a slot holding `values`.
+  void push_back(const T* values) {
+    resize(slots() + 1);
+    put(slots() - 1, values);
+  }
+  // Where slot `slot` lies, for writing into it in place (float64 only).
+  T* slot(std::size_t slot) { return wide_.data() + slot * n_; }
+  bool in_place() const { return !float32_; }
+  std::size_t bytes_per_slot() const { return n_ * (float32_ ? sizeof(float) : sizeof(T)); }
 
   void put(std::size_t slot, const T* state) {
     if constexpr (std::is_same_v<T, double>)
@@ -55,10 +69,30 @@ class CheckpointStore {
     BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const { to[i] = T(double(from[i])); }
   };
 
+  // Slots are written before they are read: growing them need not zero them first.
+  template <class U>
+  struct Uninitialized {
+    using value_type = U;
+    Uninitialized() = default;
+    template <class V>
+    Uninitialized(const Uninitialized<V>&) {}
+    U* allocate(std::size_t n) { return std::allocator<U>().allocate(n); }
+    void deallocate(U* p, std::size_t n) { std::allocator<U>().deallocate(p, n); }
+    template <class V>
+    void construct(V* p) {
+      ::new (static_cast<void*>(p)) V;
+    }
+    template <class V, class Arg>
+    void construct(V* p, Arg&& arg) {
+      ::new (static_cast<void*>(p)) V(std::forward<Arg>(arg));
+    }
+    friend bool operator==(const Uninitialized&, const Uninitialized&) { return true; }
+  };
+
   std::size_t n_;
   bool float32_;
-  typename A::template vector<T> wide_;
-  typename A::template vector<float> narrow_;
+  std::vector<T, Uninitialized<T>> wide_;
+  std::vector<float, Uninitialized<float>> narrow_;
 };
 
 }  // namespace backsweep

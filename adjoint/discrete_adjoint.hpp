@@ -4,8 +4,9 @@
 // ReversibleStepper), with the states kept according to a checkpoint schedule. Gradients
 // are bitwise the same for every schedule and slot count.
 //
-//   store_all  one forward solve keeps every state as it goes (adaptive steps included:
-//              the step sequence is recorded on the way), then one backward sweep;
+//   store_all  one forward solve keeps every step as it goes (adaptive steps included:
+//              the step sequence is recorded on the way): its record of stage values
+//              where the stepper has one (no recomputation backward), else its state;
 //   revolve    the step sequence first (the fixed grid, or one adaptive solve), then the
 //              optimal binomial schedule with a bounded number of slots.
 //
@@ -74,38 +75,72 @@ class GradientRun {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
 
-  // One forward solve keeping every state (slot n holds y_n), then the backward sweep.
+  // One forward solve keeping every step (slot n holds step n's record, or its state
+  // y_n), then the backward sweep.
   template <class Finish>
   void run_store_all(std::vector<T>& y, Finish& finish) {
     GradientDiagnostics& d = result_.diagnostics;
     const auto started = std::chrono::steady_clock::now();
     const IntegrateOptions options = landing_options(problem_.integrate, problem_.objective);
+    // Slot n holds step n's record where the stepper keeps records (written in place when
+    // the store keeps float64, narrowed in from `record` for float32), else y_n.
+    std::vector<T> record;
+    if constexpr (RecordingStepper<S>) {
+      store_ = CheckpointStore<T, A>(stepper_.record_size(), checkpointing_.storage);
+      if (!store_.in_place()) record.resize(stepper_.record_size());
+    }
     sequence_ = StepSequence(options.t0);
-    store_.resize(1);
-    store_.put(0, y.data());
+    if (options.step > 0.0) {  // the number of steps is known: no regrowth on the way
+      const std::size_t steps = FixedGrid(options).size();
+      sequence_.reserve(steps);
+      store_.reserve(steps + 1);
+    }
+    // Keeps what step sequence_.size() starts from (y_n, or where its record goes).
+    auto keep = [&](const T* y_n) {
+      if constexpr (RecordingStepper<S>) {
+        if (store_.in_place()) {
+          store_.resize(sequence_.size() + 1);
+          stepper_.record_to(store_.slot(sequence_.size()));
+        } else {
+          if (sequence_.size() > 0) store_.push_back(record.data());
+          stepper_.record_to(record.data());
+        }
+      } else {
+        store_.push_back(y_n);
+      }
+    };
+    keep(y.data());
     const IntegrateResult solved = integrate(
         stepper_, y.data(), p_.data(), options, [](double, const T*) {},
         [&](const StepInterval& step, const T* y_next) {
           sequence_.push_back(step);
-          store_.resize(sequence_.size() + 1);
-          store_.put(sequence_.size(), y_next);
+          keep(y_next);
         });
-    d.rhs_evaluations = solved.rhs_evaluations;
-    if (!solved.ok()) return fail(solved);
+    if constexpr (RecordingStepper<S>) {
+      stepper_.record_to(nullptr);
+      store_.resize(sequence_.size());  // a slot was opened for a step not taken
+    }
+    if (!solved.ok()) {
+      d.rhs_evaluations = stepper_.rhs_evaluations();
+      return fail(solved);
+    }
     if (!locate_observations()) return;
     const std::size_t steps = sequence_.size();
     d.schedule = "store_all";
     d.steps = d.adjoint_steps = steps;
     d.recomputed_steps = steps - 1;
-    d.slots = d.peak_slots = steps + 1;
+    d.slots = d.peak_slots = store_.slots();
     d.checkpoint_bytes = d.peak_slots * store_.bytes_per_slot();
     d.forward_seconds = seconds_since(started);
 
     const auto backward = std::chrono::steady_clock::now();
     AdjointSweep<S, M, Obj> sweep(stepper_, problem_, sequence_, observations_, p_, store_);
-    std::vector<T> scratch(n_);
-    sweep.seed(store_.get(steps, scratch.data()));
-    for (std::size_t n = steps; n-- > 0;) sweep.reverse_step(n, store_.get(n, scratch.data()));
+    std::vector<T> scratch(store_.width());  // room for a widened slot
+    sweep.seed(y.data());  // y_N
+    for (std::size_t n = steps; n-- > 0;) {
+      if constexpr (RecordingStepper<S>) sweep.reverse_recorded(n, store_.get(n, scratch.data()));
+      else sweep.reverse_step(n, store_.get(n, scratch.data()));
+    }
     finish(sweep);
     d.rhs_evaluations = stepper_.rhs_evaluations();
     d.backward_seconds = seconds_since(backward);

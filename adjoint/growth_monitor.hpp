@@ -47,7 +47,7 @@ struct MagnitudeHistograms {
   std::vector<std::size_t> counts;     // intervals x kBins, row-major
   static std::size_t bin(double x) {
     x = std::abs(x);
-    const Binade& b = binades()[std::bit_cast<std::uint64_t>(x) >> 52];
+    const Binade& b = binades_[std::bit_cast<std::uint64_t>(x) >> 52];
     return b.bin + (x >= b.next_power ? 1 : 0);
   }
 
@@ -58,7 +58,7 @@ struct MagnitudeHistograms {
     double next_power;
     std::size_t bin;
   };
-  static const std::array<Binade, 2048>& binades();
+  static const std::array<Binade, 2048> binades_;  // built once, at start-up
 };
 
 struct GrowthReport {
@@ -76,12 +76,15 @@ struct GrowthReport {
 
 class GrowthMonitor {
  public:
-  GrowthMonitor(const MonitorOptions& options, double t_start, double t_end);
+  // `steps`, when known, sets how sparsely the history is kept from the start, so that it
+  // never needs thinning.
+  GrowthMonitor(const MonitorOptions& options, double t_start, double t_end,
+                std::size_t steps = 0);
 
   // After the adjoint step that produced lambda at time t (steps arrive backward);
   // gradient_norm() is called only for the steps the history keeps.
   template <Algebra A = CpuAlgebra, class T, class GradientNorm>
-  void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
+  BACKSWEEP_INLINE void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
     while (interval_ > 0 && t < histograms_.interval_times[interval_]) --interval_;
     std::size_t* row = histograms_.counts.data() + interval_ * MagnitudeHistograms::kBins;
     A::for_each(n, BinMagnitude<T>{lambda, row});

@@ -43,13 +43,18 @@ class ExplicitRK {
         np_(backsweep::param_size(model)), slopes_(std::size_t(tableau.stages) * n_) {
     if (tableau.stages < 1 || tableau.stages > kMaxStages)
       throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
+    // Which stages an adjoint flows into (kbar_i != 0): those with b_i != 0 or read by a
+    // stage that has one. It depends on the tableau alone, so it is found once here.
     const int s = tableau.stages;
-    for (int i = 0; i < s; ++i) {
+    for (int i = s - 1; i >= 0; --i) {
+      flows_[i] = tableau.b[i] != 0.0 ? 1.0 : 0.0;
       for (int j = i + 1; j < s; ++j) {
-        column_[i][j] = tableau.a[j][i];
-        slope_needed_in_reverse_[i] = slope_needed_in_reverse_[i] || tableau.a[j][i] != 0.0;
+        column_[i][j] = flows_[j] * tableau.a[j][i];
+        if (column_[i][j] != 0.0) {
+          flows_[i] = 1.0;
+          slope_needed_in_reverse_[i] = true;
+        }
       }
-      state_needed_in_reverse_[i] = slope_needed_in_reverse_[i] || tableau.b[i] != 0.0;
     }
   }
   // The stepper refers to the model: it must outlive the stepper.
@@ -63,6 +68,10 @@ class ExplicitRK {
   std::size_t state_size() const {
     if constexpr (kStatic > 0) return kStatic;
     else return n_;
+  }
+  std::size_t param_size() const {
+    if constexpr (HasStaticSizes<M>) return M::n_param;
+    else return np_;
   }
 
   // y_next = Phi(y); with `error`, also the embedded error estimate (the tableau must have
@@ -98,23 +107,30 @@ class ExplicitRK {
   void restart() { first_slope_known_ = false; }
 
   // lambda: lambda_{n+1} in, lambda_n out; mu = (dPhi/dp)ᵀ lambda_{n+1} (overwritten).
-  // Leaves the carried slope alone: forward stepping after a reverse needs restart().
+  // The stage states are recomputed from y. Leaves the carried slope alone: forward
+  // stepping after a reverse needs restart().
   BACKSWEEP_INLINE void reverse(const StepInterval& step, const T* y, const T* p, T* lambda,
                                 T* mu) {
-    if (!derivatives_) derivatives_.emplace(model_);
-    if constexpr (kLocal) {
-      constexpr std::size_t kStages = kMaxStages * kStatic;
-      T states[kStages], slopes[kStages], adjoints[kStages], kbar[kStatic];
-      T pbar[HasStaticSizes<M> ? M::n_param + 1 : 1];
-      reverse_in(step, y, p, lambda, mu, states, slopes, adjoints, kbar, pbar);
-    } else {
-      if (reverse_work_.size() != 3 * slopes_.size() + n_ + np_)
-        reverse_work_.resize(3 * slopes_.size() + n_ + np_);
-      T* work = reverse_work_.data();
-      const std::size_t rows = slopes_.size();
-      reverse_in(step, y, p, lambda, mu, work, work + rows, work + 2 * rows, work + 3 * rows,
-                 work + 3 * rows + n_);
-    }
+    with_reverse_work([&](T* states, T* slopes, T* adjoints, T* kbar, T* pbar) {
+      const T* stage_state[kMaxStages] = {y};
+      recompute_stages(step, y, p, states, slopes, stage_state);
+      reverse_stages(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
+    });
+  }
+
+  // Step records: after record_to(where), every step writes its stage states
+  // Y_0 .. Y_{s-1} (record_size() values) to `where` (a null pointer stops it), and
+  // reverse_recorded() reverses a step from its record with no right-hand side evaluated:
+  // what store-all keeps when it can. Bitwise the same as reverse() from the step's y_n.
+  std::size_t record_size() const { return std::size_t(tableau_.stages) * state_size(); }
+  void record_to(T* where) { record_ = where; }
+  BACKSWEEP_INLINE void reverse_recorded(const StepInterval& step, const T* record, const T* p,
+                                         T* lambda, T* mu) {
+    with_reverse_work([&](T*, T*, T* adjoints, T* kbar, T* pbar) {
+      const T* stage_state[kMaxStages];
+      for (int i = 0; i < tableau_.stages; ++i) stage_state[i] = record + std::size_t(i) * state_size();
+      reverse_stages(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
+    });
   }
 
   // f(t, y; p), counted with the stage evaluations.
@@ -142,20 +158,20 @@ class ExplicitRK {
     A::for_each(n, detail::WeightedSum<T>{base, slopes, n, weight, count, h, out});
   }
 
-  // kbar = hb lambda + sum_j weight_j Ybar_j (weights already scaled by h; 0 where no
-  // adjoint flows).
+  // kbar = h (b lambda + sum_{first <= j < count} weight_j Ybar_j), zero weights skipped.
   struct StageAdjointSum {
     const T* lambda;
-    double hb;
+    double b;
     const T* adjoints;
     std::size_t stride;
-    double weight[kMaxStages];
+    const double* weight;
     int first, count;
+    double h;
     T* out;
     BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void operator()(std::size_t k) const {
-      T sum = hb != 0.0 ? detail::scaled(lambda[k], hb) : T(0);
+      T sum = b != 0.0 ? detail::scaled(lambda[k], h * b) : T(0);
       for (int j = first; j < count; ++j)
-        if (weight[j] != 0.0) sum += detail::scaled(adjoints[std::size_t(j) * stride + k], weight[j]);
+        if (weight[j] != 0.0) sum += detail::scaled(adjoints[std::size_t(j) * stride + k], h * weight[j]);
       out[k] = sum;
     }
   };
@@ -164,59 +180,97 @@ class ExplicitRK {
                                 T* error, T* slopes, T* stage) {
     const int s = tableau_.stages;
     if (s > kMaxStages) __builtin_unreachable();  // checked by the constructor
+    T* const record = record_;
+    if (record) backsweep::copy<A>(state_size(), y, record);
     if (!first_slope_known_) evaluate(step.t, y, p, slopes);
     first_slope_known_ = false;
 #pragma GCC unroll 8
     for (int i = 1; i < s; ++i) {
       // A FSAL tableau's last stage state is y_next itself (a_sj = b_j).
-      T* state = tableau_.fsal && i == s - 1 ? y_next : stage;
+      T* state = record ? slope(record, i) : tableau_.fsal && i == s - 1 ? y_next : stage;
       combine(y, tableau_.a[i], i, step.h, slopes, state);
       evaluate(stage_time(step, i), state, p, slope(slopes, i));
+      if (record && tableau_.fsal && i == s - 1) backsweep::copy<A>(state_size(), state, y_next);
     }
     if (!tableau_.fsal) combine(y, tableau_.b, s, step.h, slopes, y_next);
     if (error) combine(nullptr, tableau_.e, s, step.h, slopes, error);
   }
 
-  BACKSWEEP_INLINE void reverse_in(const StepInterval& step, const T* y, const T* p, T* lambda,
-                                   T* mu, T* states, T* slopes, T* adjoints, T* kbar, T* pbar) {
+  // Work buffers of the reverse: local arrays for small static models, else members
+  // sized on first use.
+  template <class F>
+  BACKSWEEP_INLINE void with_reverse_work(F&& f) {
+    if (!derivatives_) derivatives_.emplace(model_);
+    if constexpr (kLocal) {
+      constexpr std::size_t kStages = kMaxStages * kStatic;
+      T states[kStages], slopes[kStages], adjoints[kStages], kbar[kStatic];
+      T pbar[HasStaticSizes<M> ? kMaxStages * M::n_param + 1 : 1];
+      f(states, slopes, adjoints, kbar, pbar);
+    } else {
+      const std::size_t size = 3 * slopes_.size() + n_ + std::size_t(tableau_.stages) * np_;
+      if (reverse_work_.size() != size) reverse_work_.resize(size);
+      T* work = reverse_work_.data();
+      const std::size_t rows = slopes_.size();
+      f(work, work + rows, work + 2 * rows, work + 3 * rows, work + 3 * rows + n_);
+    }
+  }
+
+  // The stage states the reverse needs (Y_0 = y is in place), from y alone.
+  BACKSWEEP_INLINE void recompute_stages(const StepInterval& step, const T* y, const T* p,
+                                         T* states, T* slopes, const T** stage_state) {
     const int s = tableau_.stages;
     if (s > kMaxStages) __builtin_unreachable();
-    const std::size_t n = state_size();
-    const double h = step.h;
-    // Stage states, Y_0 = y_n.
-    const T* stage_state[kMaxStages] = {y};
     if (slope_needed_in_reverse_[0]) evaluate(step.t, y, p, slopes);
 #pragma GCC unroll 8
     for (int i = 1; i < s; ++i) {
-      if (!state_needed_in_reverse_[i]) continue;  // no adjoint can flow into it
+      if (flows_[i] == 0.0) continue;  // no adjoint flows into it: its state is not needed
       T* state = slope(states, i);
-      combine(y, tableau_.a[i], i, h, slopes, state);
+      combine(y, tableau_.a[i], i, step.h, slopes, state);
       stage_state[i] = state;
       if (slope_needed_in_reverse_[i]) evaluate(stage_time(step, i), state, p, slope(slopes, i));
     }
-    // Stage adjoints, last stage first.
-    bool flows[kMaxStages] = {};
-    bool mu_written = false;
+  }
+
+  // Small models reverse with the stage count as a compile-time constant: the stage
+  // loops then unroll fully, which takes a fifth off their reverse (bench/adjoint_lorenz).
+  BACKSWEEP_INLINE void reverse_stages(const StepInterval& step, const T* const* stage_state,
+                                       const T* p, T* lambda, T* mu, T* adjoints, T* kbar,
+                                       T* pbar) {
+    if constexpr (kLocal) {
+      switch (tableau_.stages) {
+        case 1: return reverse_stages<1>(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
+        case 2: return reverse_stages<2>(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
+        case 3: return reverse_stages<3>(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
+        case 4: return reverse_stages<4>(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
+        case 7: return reverse_stages<7>(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
+        default: break;
+      }
+    }
+    reverse_stages<0>(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
+  }
+
+  template <int kStages>  // 0: the tableau's, read at run time
+  [[gnu::flatten]] void reverse_stages(const StepInterval& step, const T* const* stage_state,
+                                       const T* p, T* lambda, T* mu, T* adjoints, T* kbar,
+                                       T* pbar) {
+    const int s = kStages > 0 ? kStages : tableau_.stages;
+    if (s > kMaxStages) __builtin_unreachable();
+    const std::size_t n = state_size();
+    const double h = step.h;
+    // Stage adjoints, last stage first; each stage's parameter part in its row of pbar.
+    const std::size_t np = param_size();
 #pragma GCC unroll 8
     for (int i = s - 1; i >= 0; --i) {
-      StageAdjointSum sum{lambda, h * tableau_.b[i], adjoints, n, {}, i + 1, s, kbar};
-      bool any = sum.hb != 0.0;
-      for (int j = i + 1; j < s; ++j) {
-        sum.weight[j] = flows[j] ? h * column_[i][j] : 0.0;
-        any = any || sum.weight[j] != 0.0;
-      }
-      if (!any) continue;  // nothing flows into this stage
-      A::for_each(n, sum);
-      T* ybar = slope(adjoints, i);
-      derivatives_->vjp(T(stage_time(step, i)), stage_state[i], p, kbar, ybar,
-                        mu_written ? pbar : mu);
-      if (mu_written) backsweep::add<A>(np_, static_cast<const T*>(pbar), mu);
-      mu_written = flows[i] = true;
+      if (flows_[i] == 0.0) continue;
+      A::for_each(n, StageAdjointSum{lambda, tableau_.b[i], adjoints, n, column_[i], i + 1, s, h, kbar});
+      derivatives_->vjp(T(stage_time(step, i)), stage_state[i], p, kbar, slope(adjoints, i),
+                        pbar + std::size_t(i) * np);
       ++vjp_evaluations_;
     }
-    if (!mu_written) fill<A>(np_, T(0), mu);
-    for (int i = 0; i < s; ++i)
-      if (flows[i]) backsweep::add<A>(n, static_cast<const T*>(slope(adjoints, i)), lambda);
+    // lambda += sum_i Ybar_i and mu = sum_i pbar_i, each in one pass (one store per
+    // component, not one per stage).
+    A::for_each(n, detail::WeightedSum<T>{lambda, adjoints, n, flows_, s, 1.0, lambda});
+    A::for_each(np, detail::WeightedSum<T>{nullptr, pbar, np, flows_, s, 1.0, mu});
   }
 
   static constexpr std::size_t kStatic = static_state_size<M>;
@@ -225,9 +279,12 @@ class ExplicitRK {
   const M& model_;
   ButcherTableau tableau_;
   std::size_t n_, np_;
-  double column_[kMaxStages][kMaxStages] = {};  // column_[i][j] = a_ji: stage i's readers
-  bool slope_needed_in_reverse_[kMaxStages] = {}, state_needed_in_reverse_[kMaxStages] = {};
+  // column_[i][j] = a_ji where an adjoint flows into stage j (else 0): what kbar_i reads.
+  double column_[kMaxStages][kMaxStages] = {};
+  double flows_[kMaxStages] = {};  // 1 where an adjoint flows into the stage, else 0
+  bool slope_needed_in_reverse_[kMaxStages] = {};
   typename A::template vector<T> slopes_, stage_, reverse_work_;
+  T* record_ = nullptr;
   std::optional<Derivatives<M, T>> derivatives_;
   bool first_slope_known_ = false;
   std::size_t rhs_evaluations_ = 0, vjp_evaluations_ = 0;

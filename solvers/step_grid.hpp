@@ -55,6 +55,18 @@ class FixedGrid {
                          : StepInterval{t_start_ + double(k_ - 1) * h_, h_, stops_[stop_]};
     return true;
   }
+  // How many steps the whole grid takes (0 when more than options.max_steps).
+  std::size_t size() const {
+    double t = t_start_;
+    std::size_t total = 0;
+    for (double stop : stops_) {
+      const std::size_t count = even_step_count(stop - t, step_, budget_ - total);
+      if (count == 0) return 0;
+      total += count;
+      t = stop;
+    }
+    return total;
+  }
   // Whether the step `next` gave last ends on a stop (an output time or t1).
   bool at_stop() const { return k_ == count_; }
   bool too_many_steps() const { return too_many_; }
@@ -90,6 +102,10 @@ class StepSequence {
   StepSequence() = default;
   explicit StepSequence(double t0) : t_{t0} {}
 
+  void reserve(std::size_t steps) {
+    t_.reserve(steps + 1);
+    h_.reserve(steps);
+  }
   void push_back(const StepInterval& step) {
     h_.push_back(step.h);
     t_.push_back(step.t_next);

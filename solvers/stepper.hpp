@@ -55,4 +55,17 @@ concept ReversibleStepper =
       { s.vjp_evaluations() } -> std::convertible_to<std::size_t>;
     };
 
+// A ReversibleStepper that can keep a record of each step (its stage values) and
+// reverse a step from that record without recomputing it: what store-all keeps.
+template <class S>
+concept RecordingStepper =
+    ReversibleStepper<S> && requires(S& s, const S& cs, const StepInterval& step,
+                                     typename S::scalar_type* record,
+                                     const typename S::scalar_type* p,
+                                     typename S::scalar_type* lambda, typename S::scalar_type* mu) {
+      { cs.record_size() } -> std::convertible_to<std::size_t>;
+      s.record_to(record);  // the next steps write their records there (null: stop)
+      s.reverse_recorded(step, record, p, lambda, mu);
+    };
+
 }  // namespace backsweep

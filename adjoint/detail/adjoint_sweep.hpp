@@ -31,7 +31,7 @@ class AdjointSweep {
         n_user_(backsweep::state_size(problem.model)), np_(p.size()), current_(n_), next_(n_),
         lambda_(n_, T(0)), step_mu_(np_), mu_(np_), grad_y_(n_user_), grad_p_(np_),
         scalar_(n_user_, np_), next_observation_(observations.step.size()),
-        monitor_(problem.monitor, sequence.t_start(), sequence.t_end()) {}
+        monitor_(problem.monitor, sequence.t_start(), sequence.t_end(), sequence.size()) {}
 
   // The executor's backend. The state at step 0 must be set first.
   void set_current(const T* y) { copy<A>(n_, y, current_.data()); }
@@ -80,14 +80,28 @@ class AdjointSweep {
   // Reverses step n from its state y_n: lambda_{n+1} -> lambda_n, dJ/dp += mu_n.
   BACKSWEEP_INLINE void reverse_step(std::size_t n, const T* y) {
     if (nonfinite_) return;  // nothing after the first NaN is meaningful
+    stepper_.reverse(sequence_[n], y, p_.data(), lambda_.data(), step_mu_.data());
+    after_reverse(n, y);
+  }
+  // The same from the step's record (its first stage value is y_n).
+  BACKSWEEP_INLINE void reverse_recorded(std::size_t n, const T* record)
+    requires RecordingStepper<S>
+  {
+    if (nonfinite_) return;
+    stepper_.reverse_recorded(sequence_[n], record, p_.data(), lambda_.data(), step_mu_.data());
+    after_reverse(n, record);
+  }
+
+ private:
+  BACKSWEEP_INLINE void after_reverse(std::size_t n, const T* y) {
     const StepInterval step = sequence_[n];
-    stepper_.reverse(step, y, p_.data(), lambda_.data(), step_mu_.data());
     // One compensated addition per step: the few stage terms of a step are alike in
     // size; it is the long sum over steps that loses digits.
-    mu_.add(step_mu_.data());
+    mu_.add(stepper_.param_size(), step_mu_.data());
     add_observations(n, y);
     check_finite(lambda_.data(), "backward", n, step.t);
-    monitor_.template record<A>(step.t, lambda_.data(), n_user_, [&] {
+    // Sizes from the stepper and the model: compile-time constants for small models.
+    monitor_.template record<A>(step.t, lambda_.data(), backsweep::state_size(problem_.model), [&] {
       double squares = 0.0;
       for (std::size_t j = 0; j < np_; ++j) {
         const double g = value_of(mu_.total(j));
@@ -97,6 +111,7 @@ class AdjointSweep {
     });
   }
 
+ public:
   T value() const { return value_; }
   const T* lambda() const { return lambda_.data(); }
   T parameter_gradient(std::size_t j) const { return mu_.total(j); }
@@ -131,13 +146,14 @@ class AdjointSweep {
 
   void accumulate() {
     add<A>(n_user_, static_cast<const T*>(grad_y_.data()), lambda_.data());
-    mu_.add(grad_p_.data());
+    mu_.add(np_, grad_p_.data());
   }
 
   void check_finite(const T* v, const char* phase, std::size_t step, double t) {
     if (nonfinite_) return;
-    const std::size_t component = first_non_finite<A>(n_, v);
-    if (component < n_) [[unlikely]]
+    const std::size_t n = stepper_.state_size();
+    const std::size_t component = first_non_finite<A>(n, v);
+    if (component < n) [[unlikely]]
       nonfinite_ = NonFinite{phase, step, component, t};
   }
 

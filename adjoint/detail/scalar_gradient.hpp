@@ -91,9 +91,9 @@ class CompensatedSum {
  public:
   explicit CompensatedSum(std::size_t n) : sum_(n, V(0)), compensation_(n, V(0)) {}
 
-  // sum += x, component-wise.
-  void add(const V* x) {
-    A::for_each(sum_.size(), Add{sum_.data(), compensation_.data(), x});
+  // sum += x, component-wise (n: the size, passed so that it can be a constant).
+  BACKSWEEP_INLINE void add(std::size_t n, const V* x) {
+    A::for_each(n, Add{sum_.data(), compensation_.data(), x});
   }
   void add(std::size_t i, const V& x) { accumulate(sum_[i], compensation_[i], x); }
   V total(std::size_t i) const { return sum_[i] + compensation_[i]; }
