@@ -43,7 +43,7 @@ class GradientRun {
   template <class Finish>
   void run(std::vector<T> y, Finish&& finish) {
     GradientDiagnostics& d = result_.diagnostics;
-    d.derivatives = to_string(S::vjp_method());
+    if constexpr (requires { stepper_.vjp_method(); }) d.derivatives = to_string(stepper_.vjp_method());
     d.storage = checkpointing_.storage == CheckpointOptions::Storage::float32 ? "float32" : "float64";
     if (checkpointing_.storage == CheckpointOptions::Storage::float32 && !std::is_same_v<T, double>)
       return fail(IntegrateStatus::invalid_options, "float32 checkpoints are for double gradients only");

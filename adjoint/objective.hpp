@@ -77,7 +77,7 @@ class Derivatives<WithQuadrature<M, Running>, V> {
       : system_(system), model_(*system.model), n_(backsweep::state_size(*system.model)),
         np_(backsweep::param_size(*system.model)), running_(n_, np_), grad_y_(n_), grad_p_(np_) {}
 
-  static constexpr VjpMethod method() { return Derivatives<M, V>::method(); }
+  VjpMethod method() const { return model_.method(); }
 
   void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
     model_.vjp(t, y, p, lambda, vjp_y, vjp_p);

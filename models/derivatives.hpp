@@ -5,6 +5,10 @@
 //   hand_written  the model's own `vjp` (V = double);
 //   reverse_mode  a taped reverse pass (models with `Tape<V>` and a taped `vjp`, such as
 //                 ExpressionModel): one forward run keeping intermediates, one reverse run;
+//   sparse        a sparse Jacobian from a few Dual sweeps over coloured columns (Curtis,
+//                 Powell and Reid), then Jᵀλ in O(nnz): for models that declare their
+//                 sparsity pattern, and for models of run-time size with at least
+//                 kSparseFrom states, whose pattern is detected at the first VJP;
 //   dense         forward-mode Dual numbers, kDerivativeLanes columns of [y, p] per model
 //                 call: ceil((n + n_p) / 8) calls, fine for small models only.
 // Derivatives::method() says which; the gradient's diagnostics report it.
@@ -13,21 +17,27 @@
 // derivatives themselves must be differentiated (Hessian-vector products).
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "models/dual.hpp"
 #include "models/model.hpp"
+#include "models/sparse_jacobian.hpp"
+#include "models/sparsity.hpp"
 
 namespace backsweep {
 
 inline constexpr int kDerivativeLanes = 8;
+// Models of run-time size with this many states or more get a detected sparse Jacobian.
+inline constexpr std::size_t kSparseFrom = 32;
 
-enum class VjpMethod { hand_written, reverse_mode, dense };
+enum class VjpMethod { hand_written, reverse_mode, sparse, dense };
 
 constexpr const char* to_string(VjpMethod method) {
   switch (method) {
     case VjpMethod::hand_written: return "hand_written";
     case VjpMethod::reverse_mode: return "reverse_mode";
+    case VjpMethod::sparse: return "sparse";
     case VjpMethod::dense: return "dense";
   }
   return "?";
@@ -39,27 +49,29 @@ class Derivatives {
   using LaneN = Dual<V, kDerivativeLanes>;
 
   explicit Derivatives(const M& model)
-      : model_(model), n_(backsweep::state_size(model)), np_(backsweep::param_size(model)) {}
+      : model_(model), n_(backsweep::state_size(model)), np_(backsweep::param_size(model)),
+        method_(choose(n_)) {}
   Derivatives(const M&&) = delete;  // refers to the model: it must outlive this
 
-  static constexpr VjpMethod method() {
-    if constexpr (HasHandVjp<M> && std::is_same_v<V, double>) return VjpMethod::hand_written;
-    else if constexpr (HasTapedVjp<M, V>) return VjpMethod::reverse_mode;
-    else return VjpMethod::dense;
-  }
+  VjpMethod method() const { return method_; }
 
   std::size_t state_size() const { return n_; }
   std::size_t param_size() const { return np_; }
 
   // vjp_y = lambdaᵀ df/dy and vjp_p = lambdaᵀ df/dp (overwritten; vjp_p may be null).
   BACKSWEEP_INLINE void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
-    constexpr VjpMethod chosen = method();
-    if constexpr (chosen == VjpMethod::hand_written) {
+    if constexpr (kHand) {
       if (vjp_p) return model_.vjp(t, y, p, lambda, vjp_y, vjp_p);
       if (no_p_.size() < np_) no_p_.resize(np_);
       return model_.vjp(t, y, p, lambda, vjp_y, no_p_.data());
-    } else if constexpr (chosen == VjpMethod::reverse_mode) {
+    } else if constexpr (kTaped) {
       model_.vjp(tape_, t, y, p, lambda, vjp_y, vjp_p);
+    } else if constexpr (kCanBeSparse) {
+      if (method_ == VjpMethod::sparse) {
+        if (!sparse_) sparse_.emplace(model_, pattern(t, y, p));
+        return sparse_->vjp(t, y, p, lambda, vjp_y, vjp_p);
+      }
+      derived_vjp(t, y, p, lambda, vjp_y, vjp_p);
     } else {
       derived_vjp(t, y, p, lambda, vjp_y, vjp_p);
     }
@@ -102,6 +114,28 @@ class Derivatives {
   }
 
  private:
+  static constexpr bool kHand = HasHandVjp<M> && std::is_same_v<V, double>;
+  static constexpr bool kTaped = HasTapedVjp<M, V>;
+  static constexpr bool kDetectable =
+      HasDynamicSizes<M> && RightHandSideFor<M, detail::DependencyTracer>;
+  static constexpr bool kCanBeSparse = HasSparsityPattern<M> || kDetectable;
+
+  static VjpMethod choose(std::size_t n) {
+    if constexpr (kHand) return VjpMethod::hand_written;
+    else if constexpr (kTaped) return VjpMethod::reverse_mode;
+    else if constexpr (HasSparsityPattern<M>) return VjpMethod::sparse;
+    else if constexpr (kDetectable) return n >= kSparseFrom ? VjpMethod::sparse : VjpMethod::dense;
+    else return VjpMethod::dense;
+  }
+
+  // The declared pattern, or the one detected at this point (its values).
+  SparsityPattern pattern(V t, const V* y, const V* p) const {
+    std::vector<double> yv(n_), pv(np_);
+    for (std::size_t i = 0; i < n_; ++i) yv[i] = value_of(y[i]);
+    for (std::size_t j = 0; j < np_; ++j) pv[j] = value_of(p[j]);
+    return sparsity_pattern(model_, value_of(t), yv.data(), pv.data());
+  }
+
   // Evaluates f with lanes seeded on columns [first, first + lanes) of [y, p]. The lane
   // buffers are sized on first use: a model differentiated another way never pays for them.
   void evaluate_columns(V t, const V* y, const V* p, std::size_t first) {
@@ -129,7 +163,9 @@ class Derivatives {
 
   const M& model_;
   std::size_t n_, np_;
+  VjpMethod method_;
   std::vector<LaneN> yn_, pn_, fn_;
+  std::optional<SparseJacobian<M, V>> sparse_;
   std::vector<V> no_p_;  // a hand-written vjp always writes vjp_p
   decltype(tape_type<M>()) tape_;
 };

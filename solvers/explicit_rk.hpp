@@ -40,7 +40,8 @@ class ExplicitRK {
 
   ExplicitRK(const M& model, const ButcherTableau& tableau)
       : model_(model), tableau_(tableau), n_(backsweep::state_size(model)),
-        np_(backsweep::param_size(model)), slopes_(std::size_t(tableau.stages) * n_) {
+        np_(backsweep::param_size(model)), slopes_(std::size_t(tableau.stages) * n_),
+        derivatives_(model) {
     if (tableau.stages < 1 || tableau.stages > kMaxStages)
       throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
     // Which stages an adjoint flows into (kbar_i != 0): those with b_i != 0 or read by a
@@ -140,7 +141,7 @@ class ExplicitRK {
   }
   std::size_t rhs_evaluations() const { return rhs_evaluations_; }
   std::size_t vjp_evaluations() const { return vjp_evaluations_; }
-  static constexpr VjpMethod vjp_method() { return Derivatives<M, T>::method(); }
+  VjpMethod vjp_method() const { return derivatives_.method(); }
 
  private:
   BACKSWEEP_INLINE T* slope(T* slopes, int i) const {
@@ -200,7 +201,6 @@ class ExplicitRK {
   // sized on first use.
   template <class F>
   BACKSWEEP_INLINE void with_reverse_work(F&& f) {
-    if (!derivatives_) derivatives_.emplace(model_);
     if constexpr (kLocal) {
       constexpr std::size_t kStages = kMaxStages * kStatic;
       T states[kStages], slopes[kStages], adjoints[kStages], kbar[kStatic];
@@ -263,7 +263,7 @@ class ExplicitRK {
     for (int i = s - 1; i >= 0; --i) {
       if (flows_[i] == 0.0) continue;
       A::for_each(n, StageAdjointSum{lambda, tableau_.b[i], adjoints, n, column_[i], i + 1, s, h, kbar});
-      derivatives_->vjp(T(stage_time(step, i)), stage_state[i], p, kbar, slope(adjoints, i),
+      derivatives_.vjp(T(stage_time(step, i)), stage_state[i], p, kbar, slope(adjoints, i),
                         pbar + std::size_t(i) * np);
       ++vjp_evaluations_;
     }
@@ -285,7 +285,7 @@ class ExplicitRK {
   bool slope_needed_in_reverse_[kMaxStages] = {};
   typename A::template vector<T> slopes_, stage_, reverse_work_;
   T* record_ = nullptr;
-  std::optional<Derivatives<M, T>> derivatives_;
+  Derivatives<M, T> derivatives_;  // allocates nothing until it is used
   bool first_slope_known_ = false;
   std::size_t rhs_evaluations_ = 0, vjp_evaluations_ = 0;
 };

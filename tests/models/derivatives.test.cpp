@@ -6,6 +6,7 @@
 #include <tuple>
 #include <vector>
 
+#include "models/builtin/diffusion_1d.hpp"
 #include "models/builtin/registry.hpp"
 #include "models/derivative_check.hpp"
 
@@ -126,4 +127,83 @@ TEST_CASE("hand-written derivatives are the ones used") {
   derivatives.derived_vjp(0.0, y, model.default_params.data(), lambda, derived_y, derived_p);
   CHECK(vjp_p[2] == 0.0);
   CHECK(derived_p[2] == doctest::Approx(-20.0));
+}
+
+namespace {
+
+// A chain of run-time size that declares nothing: its pattern is detected.
+struct Chain {
+  std::size_t n;
+  std::size_t state_size() const { return n; }
+  std::size_t param_size() const { return 2; }
+  template <class T>
+  void operator()(T, const T* y, const T* p, T* dydt) const {
+    using std::sin;
+    for (std::size_t i = 0; i < n; ++i)
+      dydt[i] = -p[0] * y[i] + p[1] * sin(y[(i + 1) % n]) * y[(i + n - 1) % n];
+  }
+};
+
+// Counts every call of the model on any scalar.
+template <class M>
+struct Counted : M {
+  std::size_t* calls;
+  template <class T>
+  void operator()(T t, const T* y, const T* p, T* dydt) const {
+    ++*calls;
+    M::operator()(t, y, p, dydt);
+  }
+};
+
+template <class M>
+void check_vjp_against_dense(const M& model, double tolerance) {
+  const std::size_t n = state_size(model), np = param_size(model);
+  const std::vector<double> y = point(n, 0.3), p = point(np, 0.9), lambda = point(n, 1.7);
+  Derivatives<M> derivatives(model);
+  std::vector<double> got(n + np), want(n + np);
+  derivatives.vjp(0.2, y.data(), p.data(), lambda.data(), got.data(), got.data() + n);
+  derivatives.derived_vjp(0.2, y.data(), p.data(), lambda.data(), want.data(), want.data() + n);
+  double scale = 0;
+  for (double w : want) scale = std::max(scale, std::abs(w));
+  for (std::size_t k = 0; k < n + np; ++k) CHECK(got[k] == doctest::Approx(want[k]).scale(scale).epsilon(tolerance));
+}
+
+}  // namespace
+
+TEST_CASE("each model's VJP is taken the cheapest exact way, and says which") {
+  const models::Lorenz63 lorenz;
+  const models::VanDerPol van_der_pol;
+  CHECK(Derivatives<models::Lorenz63>(lorenz).method() == VjpMethod::hand_written);
+  CHECK(Derivatives<models::VanDerPol>(van_der_pol).method() == VjpMethod::dense);
+  const models::Diffusion1D diffusion(50);
+  CHECK(Derivatives<models::Diffusion1D>(diffusion).method() == VjpMethod::sparse);
+  const Chain small{kSparseFrom - 1}, large{kSparseFrom};
+  CHECK(Derivatives<Chain>(small).method() == VjpMethod::dense);
+  CHECK(Derivatives<Chain>(large).method() == VjpMethod::sparse);
+  // Whichever the way, the VJP is the dense Dual-derived one.
+  check_vjp_against_dense(diffusion, 1e-14);
+  check_vjp_against_dense(large, 1e-14);
+  const Chain larger{200};
+  check_vjp_against_dense(larger, 1e-14);
+}
+
+TEST_CASE("a declared sparsity pattern makes a VJP cost one model call, at n = 100000") {
+  std::size_t calls = 0;
+  const Counted<models::Diffusion1D> model{models::Diffusion1D(100'000), &calls};
+  const std::size_t n = model.state_size();
+  Derivatives<Counted<models::Diffusion1D>> derivatives(model);
+  REQUIRE(derivatives.method() == VjpMethod::sparse);
+  std::vector<double> y = point(n, 0.1), lambda = point(n, 2.0), vjp_y(n), vjp_p(2);
+  const double p[2] = {0.7, 0.3};
+  derivatives.vjp(0.0, y.data(), p, lambda.data(), vjp_y.data(), vjp_p.data());  // sets up
+  calls = 0;
+  derivatives.vjp(0.0, y.data(), p, lambda.data(), vjp_y.data(), vjp_p.data());
+  MESSAGE("one sparse VJP: " << calls << " model call(s)");
+  CHECK(calls <= 5);
+  // Against the stencil by hand: (lambdaᵀ f_y)_i = c (lambda_{i-1} - 2 lambda_i + lambda_{i+1}) - k lambda_i.
+  const double c = p[0] / (model.dx() * model.dx());
+  for (std::size_t i : {std::size_t(1), std::size_t(4321), n / 2, n - 2}) {
+    const double expected = c * (lambda[i - 1] - 2 * lambda[i] + lambda[i + 1]) - p[1] * lambda[i];
+    CHECK(vjp_y[i] == doctest::Approx(expected).epsilon(1e-10));
+  }
 }

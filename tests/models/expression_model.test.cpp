@@ -134,6 +134,7 @@ TEST_CASE("derivatives of an expression model equal Lorenz-63's hand-written one
   const ExpressionModel model = as_expressions<models::Lorenz63>();
   const double y[3] = {1.5, -2.0, 20.0}, p[3] = {10.0, 28.0, 8.0 / 3.0};
   Derivatives<ExpressionModel> derivatives(model);
+  CHECK(derivatives.method() == VjpMethod::reverse_mode);
   double dfdy[9], dfdp[9], hand_dfdy[9], hand_dfdp[9];
   derivatives.derived_jacobian(0.0, y, p, dfdy, dfdp);
   reference.jacobian(0.0, y, p, hand_dfdy, hand_dfdp);
