@@ -1,17 +1,19 @@
-// Gradient cost of RK4 on Lorenz-63 over 10^5 steps: gradient time / forward time and
-// peak memory, for one checkpoint schedule per process (peak RSS is per process).
+// Gradient cost of RK4 on Lorenz-63 over 10^5 steps: gradient time / forward time (medians
+// of interleaved runs) and peak memory, for one checkpoint schedule per process (peak RSS
+// is per process).
 //   build/bench/bench_adjoint_lorenz store_all
 //   build/bench/bench_adjoint_lorenz revolve 100
 // bench/adjoint_lorenz.sh runs both and prints the table.
 #include <sys/resource.h>
 
-#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "adjoint/discrete_adjoint.hpp"
+#include "bench/timing.hpp"
 #include "models/builtin/lorenz63.hpp"
+#include "solvers/explicit_rk.hpp"
 #include "solvers/integrate.hpp"
 
 namespace {
@@ -22,17 +24,6 @@ struct FinalZ {
     return y[2];
   }
 };
-
-template <class F>
-double best_seconds(F&& f, int repeats) {
-  double best = 1e300;
-  for (int r = 0; r < repeats; ++r) {
-    const auto start = std::chrono::steady_clock::now();
-    f();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-  }
-  return best;
-}
 
 }  // namespace
 
@@ -49,24 +40,26 @@ int main(int argc, char** argv) {
   const GradientProblem<models::Lorenz63, Objective<FinalZ>> problem{
       model, tableaux::rk4, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0}, objective, options};
   CheckpointOptions checkpointing;
-  if (mode == "revolve") checkpointing = {CheckpointOptions::Schedule::revolve, slots};
+  checkpointing.schedule = mode == "revolve" ? CheckpointOptions::Schedule::revolve
+                                             : CheckpointOptions::Schedule::store_all;
+  if (mode == "revolve") checkpointing.slots = slots;
 
-  const double forward = best_seconds([&] {
-    ExplicitRK stepper(model, tableaux::rk4);
-    std::vector<double> y = problem.y0;
-    integrate(stepper, y.data(), problem.p.data(), options);
-  }, 5);
   GradientResult<double> result;
-  const double backward = best_seconds([&] {
-    result = gradient<double>(problem, problem.y0, problem.p, checkpointing);
-  }, 3);
+  const std::vector<double> medians = bench::interleaved_medians(
+      {[&] {
+         ExplicitRK stepper(model, tableaux::rk4);
+         std::vector<double> y = problem.y0;
+         integrate(stepper, y.data(), problem.p.data(), options);
+       },
+       [&] { result = gradient<double>(problem, problem.y0, problem.p, checkpointing); }},
+      21);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::printf("%-9s slots=%-6zu steps=%zu recomputed=%zu (x%.2f of one sweep)  "
               "gradient/forward=%.2f  peak RSS=%.1f MiB  dJ/drho=%.6e\n",
               mode.c_str(), result.diagnostics.slots, result.diagnostics.steps,
               result.diagnostics.recomputed_steps,
-              double(result.diagnostics.recomputed_steps) / double(kSteps), backward / forward,
+              double(result.diagnostics.recomputed_steps) / double(kSteps), medians[1] / medians[0],
               double(usage.ru_maxrss) / 1024.0, result.dJ_dp[1]);
   return result.ok() ? 0 : 1;
 }
