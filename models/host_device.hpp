@@ -14,3 +14,13 @@
 #else
 #define BACKSWEEP_INLINE inline
 #endif
+
+// Asks for a short loop (over Runge-Kutta stages) to be unrolled; after inlining its
+// bounds are known and small. nvcc spells the pragma differently from GCC.
+#if defined(__CUDACC__)
+#define BACKSWEEP_UNROLL _Pragma("unroll")
+#elif defined(__GNUC__) && !defined(__clang__)
+#define BACKSWEEP_UNROLL _Pragma("GCC unroll 8")
+#else
+#define BACKSWEEP_UNROLL
+#endif

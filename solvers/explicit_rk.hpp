@@ -185,7 +185,7 @@ class ExplicitRK {
     if (record) backsweep::copy<A>(state_size(), y, record);
     if (!first_slope_known_) evaluate(step.t, y, p, slopes);
     first_slope_known_ = false;
-#pragma GCC unroll 8
+BACKSWEEP_UNROLL
     for (int i = 1; i < s; ++i) {
       // A FSAL tableau's last stage state is y_next itself (a_sj = b_j).
       T* state = record ? slope(record, i) : tableau_.fsal && i == s - 1 ? y_next : stage;
@@ -221,7 +221,7 @@ class ExplicitRK {
     const int s = tableau_.stages;
     if (s > kMaxStages) __builtin_unreachable();
     if (slope_needed_in_reverse_[0]) evaluate(step.t, y, p, slopes);
-#pragma GCC unroll 8
+BACKSWEEP_UNROLL
     for (int i = 1; i < s; ++i) {
       if (flows_[i] == 0.0) continue;  // no adjoint flows into it: its state is not needed
       T* state = slope(states, i);
@@ -259,7 +259,7 @@ class ExplicitRK {
     const double h = step.h;
     // Stage adjoints, last stage first; each stage's parameter part in its row of pbar.
     const std::size_t np = param_size();
-#pragma GCC unroll 8
+BACKSWEEP_UNROLL
     for (int i = s - 1; i >= 0; --i) {
       if (flows_[i] == 0.0) continue;
       A::for_each(n, StageAdjointSum{lambda, tableau_.b[i], adjoints, n, column_[i], i + 1, s, h, kbar});
