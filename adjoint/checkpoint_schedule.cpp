@@ -6,8 +6,6 @@
 #include <stdexcept>
 #include <utility>
 
-#include "adjoint/gradient_problem.hpp"
-
 namespace backsweep {
 
 namespace {
@@ -155,15 +153,6 @@ class RevolveBuilder {
 };
 
 }  // namespace
-
-const char* to_string(CheckpointOptions::Schedule schedule) {
-  switch (schedule) {
-    case CheckpointOptions::Schedule::automatic: return "auto";
-    case CheckpointOptions::Schedule::store_all: return "store_all";
-    case CheckpointOptions::Schedule::revolve: return "revolve";
-  }
-  return "?";
-}
 
 std::uint64_t revolve_min_recomputations(std::size_t steps, std::size_t slots) {
   if (slots == 0 && steps > 1) throw std::invalid_argument("revolve needs at least one slot");

@@ -35,7 +35,8 @@ struct CheckpointSchedule {
   std::vector<CheckpointAction> actions() const;  // all at once, for inspection
 };
 
-// Every state kept: N - 1 forward steps, N - 1 states held (y_0 ... y_{N-2}).
+// Every state kept: N - 1 forward steps, N - 1 states held (y_0 ... y_{N-2}). (gradient()
+// keeps every step in its own forward solve instead; this is the schedule's reference.)
 CheckpointSchedule store_all_schedule(std::size_t steps);
 
 // Offline binomial checkpointing (revolve) with `slots` >= 1 slots: reaches the

@@ -19,8 +19,10 @@ namespace backsweep {
 template <class T, Algebra A = CpuAlgebra>
 class CheckpointStore {
  public:
+  // float32 is for double stores only (others keep their own scalar).
   CheckpointStore(std::size_t width, CheckpointOptions::Storage storage)
-      : n_(width), float32_(storage == CheckpointOptions::Storage::float32) {}
+      : n_(width),
+        float32_(std::is_same_v<T, double> && storage == CheckpointOptions::Storage::float32) {}
 
   std::size_t slots() const { return (float32_ ? narrow_.size() : wide_.size()) / n_; }
   void resize(std::size_t slots) {

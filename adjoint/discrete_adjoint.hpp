@@ -13,6 +13,7 @@
 // T is double normally; with T = Dual the whole adjoint is differentiated once more
 // (forward-over-adjoint: Hessian-vector products, see hessian.hpp).
 #include <chrono>
+#include <stdexcept>
 #include <type_traits>
 #include <vector>
 
@@ -43,10 +44,13 @@ class GradientRun {
   template <class Finish>
   void run(std::vector<T> y, Finish&& finish) {
     GradientDiagnostics& d = result_.diagnostics;
-    if constexpr (requires { stepper_.vjp_method(); }) d.derivatives = to_string(stepper_.vjp_method());
-    d.storage = checkpointing_.storage == CheckpointOptions::Storage::float32 ? "float32" : "float64";
-    if (checkpointing_.storage == CheckpointOptions::Storage::float32 && !std::is_same_v<T, double>)
-      return fail(IntegrateStatus::invalid_options, "float32 checkpoints are for double gradients only");
+    if constexpr (requires { stepper_.vjp_method(); })
+      d.derivatives = to_string(stepper_.vjp_method());
+    const bool float32 = checkpointing_.storage == CheckpointOptions::Storage::float32;
+    d.storage = float32 ? "float32" : "float64";
+    if (float32 && !std::is_same_v<T, double>)
+      return fail(IntegrateStatus::invalid_options,
+                  "float32 checkpoints are for double gradients only");
     const bool store_all = checkpointing_.schedule == CheckpointOptions::Schedule::store_all ||
                            (checkpointing_.schedule == CheckpointOptions::Schedule::automatic &&
                             checkpointing_.slots == 0 && checkpointing_.memory == 0);
@@ -58,11 +62,14 @@ class GradientRun {
     result_.status = status;
     result_.message = message;
   }
+  // A failed forward solve; a NaN is reported as the sweeps report it: the index and time
+  // of the first non-finite state.
   void fail(const IntegrateResult& solved) {
     fail(solved.status, solved.message);
-    if (solved.status == IntegrateStatus::non_finite_state)
-      result_.diagnostics.nonfinite =
-          NonFinite{"forward", solved.failed_step, solved.failed_component, solved.t};
+    if (solved.status != IntegrateStatus::non_finite_state) return;
+    result_.diagnostics.nonfinite =
+        NonFinite{"forward", solved.failed_step + 1, solved.failed_component, solved.failed_time};
+    result_.message = result_.diagnostics.nonfinite->describe();
   }
   bool locate_observations() {
     if (auto why = observation_steps(problem_.objective, sequence_, observations_)) {
@@ -160,7 +167,7 @@ class GradientRun {
     const std::size_t steps = sequence_.size();
     std::size_t slots = checkpointing_.slots;
     if (slots == 0 && checkpointing_.memory > 0) {
-      slots = std::size_t(checkpointing_.memory / store_.bytes_per_slot());
+      slots = slots_for_budget(checkpointing_.memory, store_.bytes_per_slot());
       if (slots == 0)
         return fail(IntegrateStatus::invalid_options,
                     "the checkpoint memory budget holds no state: it needs at least " +
@@ -199,6 +206,44 @@ class GradientRun {
 
 }  // namespace detail
 
+namespace detail {
+
+// Reads the value, dJ/dp (plus the path through y0(p)) and dJ/dy0 off a finished sweep.
+template <class Sweep, class T, Model M, class Obj>
+void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const std::vector<T>& p,
+                   GradientResult<T>& result) {
+  const std::size_t n = state_size(problem.model);
+  const T* lambda = sweep.lambda();
+  result.dJ_dy0.assign(lambda, lambda + n);
+  if constexpr (Obj::has_initial) {
+    // Through y0(p): dJ/dp += (dy0/dp)ᵀ lambda_0.
+    ScalarGradient<T> through_initial(0, p.size());
+    std::vector<T> grad(p.size()), none;
+    through_initial(
+        [&](const auto*, const auto* q) {
+          using D = std::remove_cvref_t<decltype(*q)>;
+          std::vector<D> y(n);
+          problem.objective.initial(q, y.data());
+          D sum(0);
+          for (std::size_t i = 0; i < n; ++i) sum += lambda[i] * y[i];
+          return sum;
+        },
+        none.data(), p.data(), none.data(), grad.data());
+    for (std::size_t j = 0; j < p.size(); ++j) sweep.add_parameter_gradient(j, grad[j]);
+  }
+  result.dJ_dp.resize(p.size());
+  for (std::size_t j = 0; j < p.size(); ++j) result.dJ_dp[j] = sweep.parameter_gradient(j);
+  result.value = sweep.value();
+  sweep.check_results(result.value, result.dJ_dp);
+  result.diagnostics.monitor = sweep.growth_report();
+  if ((result.diagnostics.nonfinite = sweep.nonfinite())) {
+    result.status = IntegrateStatus::non_finite_state;
+    result.message = result.diagnostics.nonfinite->describe();
+  }
+}
+
+}  // namespace detail
+
 template <class T = double, Model M, class Obj>
 GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
                            const std::vector<T>& p, const CheckpointOptions& checkpointing = {}) {
@@ -209,38 +254,16 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
       using S = std::remove_reference_t<decltype(stepper)>;
       using System = std::remove_cvref_t<decltype(system)>;
       detail::GradientRun<S, System, M, Obj> run(stepper, system, problem, p, checkpointing, result);
-      run.run(detail::initial_state<T>(problem, y0, p), [&](auto& sweep) {
-        const std::size_t n = state_size(problem.model);
-        const T* lambda = sweep.lambda();
-        result.dJ_dy0.assign(lambda, lambda + n);
-        if constexpr (Obj::has_initial) {
-          // Through y0(p): dJ/dp += (dy0/dp)ᵀ lambda_0.
-          detail::ScalarGradient<T> through_initial(0, p.size());
-          std::vector<T> grad(p.size()), none;
-          const auto& initial = problem.objective.initial;
-          through_initial(
-              [&](const auto*, const auto* q) {
-                using D = std::remove_cvref_t<decltype(*q)>;
-                std::vector<D> y(n);
-                initial(q, y.data());
-                D sum(0);
-                for (std::size_t i = 0; i < n; ++i) sum += lambda[i] * y[i];
-                return sum;
-              },
-              none.data(), p.data(), none.data(), grad.data());
-          for (std::size_t j = 0; j < p.size(); ++j) sweep.add_parameter_gradient(j, grad[j]);
-        }
-        result.dJ_dp.resize(p.size());
-        for (std::size_t j = 0; j < p.size(); ++j) result.dJ_dp[j] = sweep.parameter_gradient(j);
-        result.value = sweep.value();
-        sweep.check_results(result.value, result.dJ_dp);
-        result.diagnostics.vjp_evaluations = stepper.vjp_evaluations();
-        result.diagnostics.monitor = sweep.growth_report();
-        if ((result.diagnostics.nonfinite = sweep.nonfinite())) {
-          result.status = IntegrateStatus::non_finite_state;
-          result.message = result.diagnostics.nonfinite->describe();
-        }
-      });
+      try {
+        run.run(detail::initial_state<T>(problem, y0, p), [&](auto& sweep) {
+          detail::read_gradient(sweep, problem, p, result);
+          result.diagnostics.vjp_evaluations = stepper.vjp_evaluations();
+        });
+      } catch (const std::invalid_argument& error) {
+        // A declared sparsity pattern that does not fit its model: an error of input.
+        result.status = IntegrateStatus::invalid_options;
+        result.message = error.what();
+      }
     });
   });
   return result;

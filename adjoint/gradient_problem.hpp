@@ -47,8 +47,6 @@ struct CheckpointOptions {
   Storage storage = Storage::float64;
 };
 
-const char* to_string(CheckpointOptions::Schedule schedule);
-
 // Where a NaN or Inf first appeared.
 struct NonFinite {
   std::string phase;  // "forward" or "backward"
@@ -62,7 +60,7 @@ struct NonFinite {
 
 struct GradientDiagnostics {
   std::string method, schedule;
-  std::string derivatives;  // how the model's VJPs are taken: hand_written, reverse_mode, ...
+  std::string derivatives;  // adjoint: how the model's VJPs are taken (hand_written, ...)
   std::size_t steps = 0, slots = 0, peak_slots = 0;
   std::size_t recomputed_steps = 0;  // forward steps outside a step's own adjoint
   std::size_t sequence_steps = 0;    // adaptive revolve: the solve that fixed the step sequence

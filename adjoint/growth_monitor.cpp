@@ -61,35 +61,40 @@ const char* to_string(GrowthVerdict verdict) {
   return "?";
 }
 
-const std::array<MagnitudeHistograms::Binade, 2048> MagnitudeHistograms::binades_ = [] {
-  // Parsed, so each power is the double nearest to it.
-  std::array<double, kDecades + 1> powers{};
-  for (int d = 0; d <= kDecades; ++d)
-    powers[std::size_t(d)] = std::strtod(("1e" + std::to_string(kLowestDecade + d)).c_str(), nullptr);
-  auto slow_bin = [&](double x) {  // the number of powers <= x
-    return std::size_t(std::upper_bound(powers.begin(), powers.end(), x) - powers.begin());
-  };
-  std::array<Binade, 2048> binades{};
-  for (int e = 0; e < 2048; ++e) {
-    Binade& b = binades[std::size_t(e)];
-    b.next_power = NAN;
-    if (e == 0 || e == 2047) {  // subnormals and zero; Inf and NaN
-      b.bin = e == 0 ? 0 : kBins - 1;
-      continue;
+const std::array<MagnitudeHistograms::Binade, 2048>& MagnitudeHistograms::binades() {
+  static const auto table = [] {
+    // Parsed, so each power is the double nearest to it.
+    std::array<double, kDecades + 1> powers{};
+    for (int d = 0; d <= kDecades; ++d)
+      powers[std::size_t(d)] = std::strtod(("1e" + std::to_string(kLowestDecade + d)).c_str(), nullptr);
+    auto slow_bin = [&](double x) {  // the number of powers <= x
+      return std::size_t(std::upper_bound(powers.begin(), powers.end(), x) - powers.begin());
+    };
+    std::array<Binade, 2048> binades{};
+    for (int e = 0; e < 2048; ++e) {
+      Binade& b = binades[std::size_t(e)];
+      b.next_power = NAN;
+      if (e == 0 || e == 2047) {  // subnormals and zero; Inf and NaN
+        b.bin = e == 0 ? 0 : kBins - 1;
+        continue;
+      }
+      const double low = std::ldexp(1.0, e - 1023), high = 2.0 * low;
+      b.bin = slow_bin(low);
+      for (double power : powers)
+        if (power > low && power < high) b.next_power = power;
     }
-    const double low = std::ldexp(1.0, e - 1023), high = 2.0 * low;
-    b.bin = slow_bin(low);
-    for (double power : powers)
-      if (power > low && power < high) b.next_power = power;
-  }
-  return binades;
-}();
+    return binades;
+  }();
+  return table;
+}
 
 GrowthMonitor::GrowthMonitor(const MonitorOptions& options, double t_start, double t_end,
                              std::size_t steps)
     : options_(options), t_end_(t_end) {
   const std::size_t limit = std::max<std::size_t>(options.history_limit, 2);
   while (steps / stride_ >= limit) stride_ *= 2;
+  for (std::vector<double>* v : {&times_, &squares_, &gradient_norms_})
+    v->reserve(std::min(limit, steps + 1));
   std::vector<double>& times = histograms_.interval_times;
   times.push_back(t_start);
   for (double t : options.interval_times)

@@ -47,7 +47,7 @@ struct MagnitudeHistograms {
   std::vector<std::size_t> counts;     // intervals x kBins, row-major
   static std::size_t bin(double x) {
     x = std::abs(x);
-    const Binade& b = binades_[std::bit_cast<std::uint64_t>(x) >> 52];
+    const Binade& b = binades()[std::bit_cast<std::uint64_t>(x) >> 52];
     return b.bin + (x >= b.next_power ? 1 : 0);
   }
 
@@ -58,7 +58,7 @@ struct MagnitudeHistograms {
     double next_power;
     std::size_t bin;
   };
-  static const std::array<Binade, 2048> binades_;  // built once, at start-up
+  static const std::array<Binade, 2048>& binades();
 };
 
 struct GrowthReport {
@@ -87,7 +87,8 @@ class GrowthMonitor {
   BACKSWEEP_INLINE void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
     while (interval_ > 0 && t < histograms_.interval_times[interval_]) --interval_;
     std::size_t* row = histograms_.counts.data() + interval_ * MagnitudeHistograms::kBins;
-    A::for_each(n, BinMagnitude<T>{lambda, row});
+    // Counting is read-modify-write on shared bins: it runs in order, on the host.
+    CpuAlgebra::for_each(n, BinMagnitude<T>{lambda, row});
     const double squares = squared_norm<A>(n, lambda);
     if (squares > 0.0 && squares < INFINITY) {
       if (first_squares_ == 0.0) first_squares_ = squares;

@@ -112,76 +112,76 @@ LyapunovResult lyapunov_spectrum(const M& model, const Method& method,
     }
   std::vector<D> parameters(p.begin(), p.end());
   return with_stepper<D>(model, method, [&](auto& stepper) {
-  std::vector<double> log_r(k), sums(k, 0.0);
-  std::vector<std::vector<double>> block_sums(options.blocks, std::vector<double>(k, 0.0));
+    std::vector<double> log_r(k), sums(k, 0.0);
+    std::vector<std::vector<double>> block_sums(options.blocks, std::vector<double>(k, 0.0));
 
-  std::size_t step = 0;
-  // Advances `count` steps of the uniform grid; false (with result.nonfinite set) on a
-  // NaN or Inf. Each chunk is its own solve, so nothing is carried between chunks.
-  auto advance = [&](std::size_t count) {
-    for (std::size_t s = 0; s < count; ++s, ++step) {
-      const StepInterval interval = uniform_step(options.t0, h, step);
-      for (std::size_t c = 0; c < chunk_count; ++c) {
-        stepper.restart();
-        stepper.step(interval, chunks[c].data(), parameters.data(), next[c].data());
-        std::swap(chunks[c], next[c]);
-      }
-      for (std::size_t c = 0; c < chunk_count; ++c)
-        if (const std::size_t i = first_non_finite<CpuAlgebra>(n, chunks[c].data()); i < n) {
-          result.nonfinite = NonFinite{"forward", step + 1, i, interval.t_next};
-          return false;
+    std::size_t step = 0;
+    // Advances `count` steps of the uniform grid; false (with result.nonfinite set) on a
+    // NaN or Inf. Each chunk is its own solve, so nothing is carried between chunks.
+    auto advance = [&](std::size_t count) {
+      for (std::size_t s = 0; s < count; ++s, ++step) {
+        const StepInterval interval = uniform_step(options.t0, h, step);
+        for (std::size_t c = 0; c < chunk_count; ++c) {
+          stepper.restart();
+          stepper.step(interval, chunks[c].data(), parameters.data(), next[c].data());
+          std::swap(chunks[c], next[c]);
         }
-    }
-    return true;
-  };
-  auto non_finite = [&] {
-    result.status = IntegrateStatus::non_finite_state;
-    result.message = result.nonfinite->describe();
-    return result;
-  };
-
-  // Transient: the vectors align with the leading directions; nothing is averaged.
-  for (std::size_t done = 0; done < transient_steps; done += every) {
-    if (!advance(std::min(every, transient_steps - done))) return non_finite();
-    detail::orthonormalize(chunks, n, k, log_r);
-  }
-  const std::size_t history_every =
-      std::max<std::size_t>(intervals / std::max<std::size_t>(options.history_points, 1), 1);
-  for (std::size_t interval = 0; interval < intervals; ++interval) {
-    if (!advance(every)) return non_finite();
-    detail::orthonormalize(chunks, n, k, log_r);
-    std::vector<double>& block = block_sums[interval * options.blocks / intervals];
-    for (std::size_t j = 0; j < k; ++j) {
-      sums[j] += log_r[j];
-      block[j] += log_r[j];
-    }
-    if ((interval + 1) % history_every == 0 || interval + 1 == intervals) {
-      const double elapsed = double(interval + 1) * interval_time;
-      result.history_times.push_back(elapsed);
-      for (std::size_t j = 0; j < k; ++j) result.history.push_back(sums[j] / elapsed);
-    }
-  }
-  result.steps = step;
-  const double total_time = double(intervals) * interval_time;
-  result.exponents.resize(k);
-  result.standard_errors.assign(k, 0.0);
-  for (std::size_t j = 0; j < k; ++j) result.exponents[j] = sums[j] / total_time;
-  if (options.blocks > 1) {
-    const double B = double(options.blocks);
-    for (std::size_t j = 0; j < k; ++j) {
-      double squares = 0.0;
-      for (std::size_t b = 0; b < options.blocks; ++b) {
-        // Blocks hold whole intervals, nearly equal in number.
-        std::size_t first = (b * intervals + options.blocks - 1) / options.blocks;
-        std::size_t last = ((b + 1) * intervals + options.blocks - 1) / options.blocks;
-        const double mean = block_sums[b][j] / (double(last - first) * interval_time);
-        squares += (mean - result.exponents[j]) * (mean - result.exponents[j]);
+        for (std::size_t c = 0; c < chunk_count; ++c)
+          if (const std::size_t i = first_non_finite<CpuAlgebra>(n, chunks[c].data()); i < n) {
+            result.nonfinite = NonFinite{"forward", step + 1, i, interval.t_next};
+            return false;
+          }
       }
-      result.standard_errors[j] = std::sqrt(squares / (B - 1.0) / B);
+      return true;
+    };
+    auto non_finite = [&] {
+      result.status = IntegrateStatus::non_finite_state;
+      result.message = result.nonfinite->describe();
+      return result;
+    };
+
+    // Transient: the vectors align with the leading directions; nothing is averaged.
+    for (std::size_t done = 0; done < transient_steps; done += every) {
+      if (!advance(std::min(every, transient_steps - done))) return non_finite();
+      detail::orthonormalize(chunks, n, k, log_r);
     }
-  }
-  result.kaplan_yorke_dimension = kaplan_yorke_dimension(result.exponents);
-  return result;
+    const std::size_t history_every =
+        std::max<std::size_t>(intervals / std::max<std::size_t>(options.history_points, 1), 1);
+    for (std::size_t interval = 0; interval < intervals; ++interval) {
+      if (!advance(every)) return non_finite();
+      detail::orthonormalize(chunks, n, k, log_r);
+      std::vector<double>& block = block_sums[interval * options.blocks / intervals];
+      for (std::size_t j = 0; j < k; ++j) {
+        sums[j] += log_r[j];
+        block[j] += log_r[j];
+      }
+      if ((interval + 1) % history_every == 0 || interval + 1 == intervals) {
+        const double elapsed = double(interval + 1) * interval_time;
+        result.history_times.push_back(elapsed);
+        for (std::size_t j = 0; j < k; ++j) result.history.push_back(sums[j] / elapsed);
+      }
+    }
+    result.steps = step;
+    const double total_time = double(intervals) * interval_time;
+    result.exponents.resize(k);
+    result.standard_errors.assign(k, 0.0);
+    for (std::size_t j = 0; j < k; ++j) result.exponents[j] = sums[j] / total_time;
+    if (options.blocks > 1) {
+      const double B = double(options.blocks);
+      for (std::size_t j = 0; j < k; ++j) {
+        double squares = 0.0;
+        for (std::size_t b = 0; b < options.blocks; ++b) {
+          // Blocks hold whole intervals, nearly equal in number.
+          std::size_t first = (b * intervals + options.blocks - 1) / options.blocks;
+          std::size_t last = ((b + 1) * intervals + options.blocks - 1) / options.blocks;
+          const double mean = block_sums[b][j] / (double(last - first) * interval_time);
+          squares += (mean - result.exponents[j]) * (mean - result.exponents[j]);
+        }
+        result.standard_errors[j] = std::sqrt(squares / (B - 1.0) / B);
+      }
+    }
+    result.kaplan_yorke_dimension = kaplan_yorke_dimension(result.exponents);
+    return result;
   });
 }
 

@@ -61,7 +61,7 @@ nlohmann::json monitor_json(const GrowthReport& r) {
 nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string& mode) {
   nlohmann::json j = {{"mode", mode},
                       {"method", d.method},
-                      {"derivatives", d.derivatives},
+                      {"derivatives", d.derivatives.empty() ? nlohmann::json() : nlohmann::json(d.derivatives)},
                       {"steps", d.steps},
                       {"schedule", d.schedule},
                       {"slots", d.slots},

@@ -144,6 +144,8 @@ void read_settings(const TomlSection& root, FitConfig& config) {
     if (sigma != "data" && sigma != "estimate") noise->fail("sigma", "must be data or estimate");
     config.estimate_sigma = sigma == "estimate";
   }
+  config.gradient_mode = automatic_gradient_mode(config.simulate.state_names.size(),
+                                                 config.simulate.parameter_names.size());
   if (const auto optimizer = root.subsection("optimizer")) {
     optimizer->reject_unknown_keys(
         {"method", "max_iterations", "gradient_tolerance", "starts", "seed", "gradient"});

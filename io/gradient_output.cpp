@@ -21,6 +21,7 @@ void write_diagnostics(hid_t file, const GradientDiagnostics& d) {
   detail::write_string_attribute(group, "method", d.method);
   detail::write_string_attribute(group, "schedule", d.schedule);
   detail::write_string_attribute(group, "storage", d.storage);
+  if (!d.derivatives.empty()) detail::write_string_attribute(group, "derivatives", d.derivatives);
   const std::pair<const char*, double> counts[] = {
       {"steps", double(d.steps)},
       {"slots", double(d.slots)},

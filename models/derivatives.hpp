@@ -7,8 +7,11 @@
 //                 ExpressionModel): one forward run keeping intermediates, one reverse run;
 //   sparse        a sparse Jacobian from a few Dual sweeps over coloured columns (Curtis,
 //                 Powell and Reid), then Jᵀλ in O(nnz): for models that declare their
-//                 sparsity pattern, and for models of run-time size with at least
-//                 kSparseFrom states, whose pattern is detected at the first VJP;
+//                 sparsity pattern (`sparsity()`), and for models that ask for it to be
+//                 detected (`static constexpr bool detect_sparsity = true;`) at the first
+//                 VJP. Detection is not automatic: a detected pattern follows the branches
+//                 taken at that point, and a model whose branches change which inputs an
+//                 output reads would get a silently wrong gradient;
 //   dense         forward-mode Dual numbers, kDerivativeLanes columns of [y, p] per model
 //                 call: ceil((n + n_p) / 8) calls, fine for small models only.
 // Derivatives::method() says which; the gradient's diagnostics report it.
@@ -28,8 +31,6 @@
 namespace backsweep {
 
 inline constexpr int kDerivativeLanes = 8;
-// Models of run-time size with this many states or more get a detected sparse Jacobian.
-inline constexpr std::size_t kSparseFrom = 32;
 
 enum class VjpMethod { hand_written, reverse_mode, sparse, dense };
 
@@ -49,11 +50,10 @@ class Derivatives {
   using LaneN = Dual<V, kDerivativeLanes>;
 
   explicit Derivatives(const M& model)
-      : model_(model), n_(backsweep::state_size(model)), np_(backsweep::param_size(model)),
-        method_(choose(n_)) {}
+      : model_(model), n_(backsweep::state_size(model)), np_(backsweep::param_size(model)) {}
   Derivatives(const M&&) = delete;  // refers to the model: it must outlive this
 
-  VjpMethod method() const { return method_; }
+  static constexpr VjpMethod method() { return choose(); }
 
   std::size_t state_size() const { return n_; }
   std::size_t param_size() const { return np_; }
@@ -67,11 +67,8 @@ class Derivatives {
     } else if constexpr (kTaped) {
       model_.vjp(tape_, t, y, p, lambda, vjp_y, vjp_p);
     } else if constexpr (kCanBeSparse) {
-      if (method_ == VjpMethod::sparse) {
-        if (!sparse_) sparse_.emplace(model_, pattern(t, y, p));
-        return sparse_->vjp(t, y, p, lambda, vjp_y, vjp_p);
-      }
-      derived_vjp(t, y, p, lambda, vjp_y, vjp_p);
+      if (!sparse_) sparse_.emplace(model_, pattern(t, y, p));
+      sparse_->vjp(t, y, p, lambda, vjp_y, vjp_p);
     } else {
       derived_vjp(t, y, p, lambda, vjp_y, vjp_p);
     }
@@ -116,15 +113,12 @@ class Derivatives {
  private:
   static constexpr bool kHand = HasHandVjp<M> && std::is_same_v<V, double>;
   static constexpr bool kTaped = HasTapedVjp<M, V>;
-  static constexpr bool kDetectable =
-      HasDynamicSizes<M> && RightHandSideFor<M, detail::DependencyTracer>;
-  static constexpr bool kCanBeSparse = HasSparsityPattern<M> || kDetectable;
+  static constexpr bool kCanBeSparse = HasSparsityPattern<M> || AsksForSparsityDetection<M>;
 
-  static VjpMethod choose(std::size_t n) {
+  static constexpr VjpMethod choose() {
     if constexpr (kHand) return VjpMethod::hand_written;
     else if constexpr (kTaped) return VjpMethod::reverse_mode;
-    else if constexpr (HasSparsityPattern<M>) return VjpMethod::sparse;
-    else if constexpr (kDetectable) return n >= kSparseFrom ? VjpMethod::sparse : VjpMethod::dense;
+    else if constexpr (kCanBeSparse) return VjpMethod::sparse;
     else return VjpMethod::dense;
   }
 
@@ -163,7 +157,6 @@ class Derivatives {
 
   const M& model_;
   std::size_t n_, np_;
-  VjpMethod method_;
   std::vector<LaneN> yn_, pn_, fn_;
   std::optional<SparseJacobian<M, V>> sparse_;
   std::vector<V> no_p_;  // a hand-written vjp always writes vjp_p

@@ -55,6 +55,13 @@ concept HasSparsityPattern = requires(const M& m) {
   { m.sparsity() } -> std::convertible_to<SparsityPattern>;
 };
 
+// A model that asks for its pattern to be detected (`static constexpr bool
+// detect_sparsity = true;`): see the WARNING of detect_sparsity.
+template <class M>
+concept AsksForSparsityDetection = requires {
+  requires M::detect_sparsity;
+} && DeclaresItsSizes<M> && RightHandSideFor<M, detail::DependencyTracer>;
+
 // The pattern of df/d[y, p] at (t, y, p), found by running the model once on
 // dependency-tracing scalars. Cost: one model evaluation plus the set unions, O(nnz) for
 // a model whose outputs each depend on a few inputs.

@@ -56,6 +56,7 @@ class ExplicitRK {
           slope_needed_in_reverse_[i] = true;
         }
       }
+      if (flows_[i] != 0.0 && recorded_stages_ == 0) recorded_stages_ = i + 1;
     }
   }
   // The stepper refers to the model: it must outlive the stepper.
@@ -64,7 +65,6 @@ class ExplicitRK {
   StepperTraits traits() const {
     return {tableau_.name, tableau_.order, tableau_.embedded_order, false};
   }
-  const ButcherTableau& tableau() const { return tableau_; }
   const M& model() const { return model_; }
   std::size_t state_size() const {
     if constexpr (kStatic > 0) return kStatic;
@@ -119,17 +119,19 @@ class ExplicitRK {
     });
   }
 
-  // Step records: after record_to(where), every step writes its stage states
-  // Y_0 .. Y_{s-1} (record_size() values) to `where` (a null pointer stops it), and
-  // reverse_recorded() reverses a step from its record with no right-hand side evaluated:
-  // what store-all keeps when it can. Bitwise the same as reverse() from the step's y_n.
-  std::size_t record_size() const { return std::size_t(tableau_.stages) * state_size(); }
+  // Step records: after record_to(where), every step writes the stage states its reverse
+  // reads, Y_0 .. Y_{r-1} (record_size() values; a FSAL tableau's last stage takes no
+  // adjoint and is left out), to `where` (a null pointer stops it), and reverse_recorded()
+  // reverses a step from its record with no right-hand side evaluated: what store-all
+  // keeps when it can. Bitwise the same as reverse() from the step's y_n.
+  std::size_t record_size() const { return std::size_t(recorded_stages_) * state_size(); }
   void record_to(T* where) { record_ = where; }
   BACKSWEEP_INLINE void reverse_recorded(const StepInterval& step, const T* record, const T* p,
                                          T* lambda, T* mu) {
     with_reverse_work([&](T*, T*, T* adjoints, T* kbar, T* pbar) {
       const T* stage_state[kMaxStages];
-      for (int i = 0; i < tableau_.stages; ++i) stage_state[i] = record + std::size_t(i) * state_size();
+      for (int i = 0; i < recorded_stages_; ++i)
+        stage_state[i] = record + std::size_t(i) * state_size();
       reverse_stages(step, stage_state, p, lambda, mu, adjoints, kbar, pbar);
     });
   }
@@ -172,7 +174,8 @@ class ExplicitRK {
     BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void operator()(std::size_t k) const {
       T sum = b != 0.0 ? detail::scaled(lambda[k], h * b) : T(0);
       for (int j = first; j < count; ++j)
-        if (weight[j] != 0.0) sum += detail::scaled(adjoints[std::size_t(j) * stride + k], h * weight[j]);
+        if (weight[j] != 0.0)
+          sum += detail::scaled(adjoints[std::size_t(j) * stride + k], h * weight[j]);
       out[k] = sum;
     }
   };
@@ -188,10 +191,11 @@ class ExplicitRK {
 BACKSWEEP_UNROLL
     for (int i = 1; i < s; ++i) {
       // A FSAL tableau's last stage state is y_next itself (a_sj = b_j).
-      T* state = record ? slope(record, i) : tableau_.fsal && i == s - 1 ? y_next : stage;
+      T* state = record && i < recorded_stages_ ? slope(record, i)
+                 : tableau_.fsal && i == s - 1  ? y_next
+                                                : stage;
       combine(y, tableau_.a[i], i, step.h, slopes, state);
       evaluate(stage_time(step, i), state, p, slope(slopes, i));
-      if (record && tableau_.fsal && i == s - 1) backsweep::copy<A>(state_size(), state, y_next);
     }
     if (!tableau_.fsal) combine(y, tableau_.b, s, step.h, slopes, y_next);
     if (error) combine(nullptr, tableau_.e, s, step.h, slopes, error);
@@ -262,7 +266,8 @@ BACKSWEEP_UNROLL
 BACKSWEEP_UNROLL
     for (int i = s - 1; i >= 0; --i) {
       if (flows_[i] == 0.0) continue;
-      A::for_each(n, StageAdjointSum{lambda, tableau_.b[i], adjoints, n, column_[i], i + 1, s, h, kbar});
+      A::for_each(n, StageAdjointSum{lambda, tableau_.b[i], adjoints, n, column_[i], i + 1, s, h,
+                                     kbar});
       derivatives_.vjp(T(stage_time(step, i)), stage_state[i], p, kbar, slope(adjoints, i),
                         pbar + std::size_t(i) * np);
       ++vjp_evaluations_;
@@ -283,6 +288,7 @@ BACKSWEEP_UNROLL
   double column_[kMaxStages][kMaxStages] = {};
   double flows_[kMaxStages] = {};  // 1 where an adjoint flows into the stage, else 0
   bool slope_needed_in_reverse_[kMaxStages] = {};
+  int recorded_stages_ = 0;  // the last stage an adjoint flows into, plus one
   typename A::template vector<T> slopes_, stage_, reverse_work_;
   T* record_ = nullptr;
   Derivatives<M, T> derivatives_;  // allocates nothing until it is used

@@ -38,7 +38,9 @@ double initial_step(S& stepper, double t0, double span, const T* y, const T* p,
   const std::size_t n = stepper.state_size();
   typename A::template vector<T> f0(n), y1(n), f1(n);
   stepper.evaluate(t0, y, p, f0.data());
-  auto scaled_norm = [&](const T* v) { return scaled_rms_norm<A>(n, v, y, options.rtol, options.atol); };
+  auto scaled_norm = [&](const T* v) {
+    return scaled_rms_norm<A>(n, v, y, options.rtol, options.atol);
+  };
   const double d0 = scaled_norm(y), d1 = scaled_norm(f0.data());
   double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
   h0 = std::min(h0, span);
@@ -82,7 +84,7 @@ class Integration {
       for (std::size_t n = 0; n < sequence.size(); ++n) {
         const StepInterval step = sequence[n];
         stepper_.step(step, y, p_, next);
-        if (!accept(step, steps, y, next, true)) return non_finite(step.t, steps);
+        if (!accept(step, steps, y, next, true)) return non_finite(step, steps);
       }
       return finish(IntegrateStatus::success, sequence.t_end(), steps, "");
     });
@@ -93,7 +95,11 @@ class Integration {
   // is written back at the end (and is current whenever the observer sees it).
   template <class Loop>
   IntegrateResult with_local_state(Loop&& loop) {
-    constexpr std::size_t kStatic = static_state_size<typename S::model_type>;
+    constexpr std::size_t kStatic = [] {
+      if constexpr (requires { typename S::model_type; })
+        return static_state_size<typename S::model_type>;
+      return std::size_t{0};
+    }();
     if constexpr (kStatic > 0 && kStatic <= 16 && std::is_same_v<A, CpuAlgebra>) {
       std::array<T, kStatic> state, next;
       std::copy(y_, y_ + kStatic, state.begin());
@@ -111,11 +117,11 @@ class Integration {
       FixedGrid grid(options_);
       for (StepInterval step; grid.next(step);) {
         stepper_.step(step, y, p_, next);
-        if (!accept(step, steps, y, next, every_step_)) return non_finite(step.t, steps);
+        if (!accept(step, steps, y, next, every_step_)) return non_finite(step, steps);
         if (grid.at_stop() && !every_step_) observe_(step.t_next, static_cast<const T*>(y));
       }
       if (grid.too_many_steps())
-        return finish(IntegrateStatus::max_steps_reached, options_.t0, steps,
+        return finish(IntegrateStatus::max_steps_reached, grid.segment_start(), steps,
                       "the fixed step needs more than max_steps steps");
       return finish(IntegrateStatus::success, options_.t1, steps, "");
     });
@@ -140,23 +146,25 @@ class Integration {
         const double min_step =
             std::max(options_.min_step, 16.0 * 2.2e-16 * std::max(1.0, std::abs(t)));
         if (!(h >= min_step)) {  // also catches a NaN step size
-          if (failed_component_ != kNone) return non_finite(t, steps);
+          if (failed_component_ != kNone) return non_finite(last_attempt_, steps);
           return finish(IntegrateStatus::step_size_too_small, t, steps,
                         "step size " + std::to_string(h) + " fell below the minimum");
         }
         // Land exactly on the stop; stretch by up to 1% rather than leave a sliver.
         const bool lands = t + 1.01 * h >= stop;
-        const StepInterval step = lands ? StepInterval{t, stop - t, stop} : StepInterval{t, h, t + h};
+        const StepInterval step =
+            lands ? StepInterval{t, stop - t, stop} : StepInterval{t, h, t + h};
         stepper_.step(step, y_, p_, next, error.data());
-        const double norm =
-            error_norm<A>(n_, static_cast<const T*>(error.data()), y_, next, options_.rtol, options_.atol);
+        last_attempt_ = step;
+        const double norm = error_norm<A>(n_, static_cast<const T*>(error.data()), y_, next,
+                                          options_.rtol, options_.atol);
         // A non-finite attempt is rejected like any other; if the step size then
         // collapses, the failure is reported as the non-finite value it was.
         const std::size_t bad = first_non_finite<A>(n_, static_cast<const T*>(next));
         failed_component_ = bad < n_ ? bad : kNone;
         const double factor = controller.factor(norm);
         if (norm <= 1.0) {
-          if (!accept(step, steps, y_, next, every_step_)) return non_finite(t, steps);
+          if (!accept(step, steps, y_, next, every_step_)) return non_finite(step, steps);
           t = step.t_next;
           // A step shortened to land keeps the earlier proposal if that was longer.
           h = lands ? std::max(h, step.h * factor) : step.h * factor;
@@ -189,12 +197,14 @@ class Integration {
     return true;
   }
 
-  IntegrateResult non_finite(double t, std::size_t steps) {
+  // The step that went from `step.t` to a non-finite state at step.t_next.
+  IntegrateResult non_finite(const StepInterval& step, std::size_t steps) {
     IntegrateResult result =
-        finish(IntegrateStatus::non_finite_state, t, steps,
+        finish(IntegrateStatus::non_finite_state, step.t, steps,
                "non-finite value in state component " + std::to_string(failed_component_));
     result.failed_step = steps;
     result.failed_component = failed_component_;
+    result.failed_time = step.t_next;
     return result;
   }
 
@@ -226,6 +236,7 @@ class Integration {
   const std::size_t rhs_before_;
   static constexpr std::size_t kNone = std::size_t(-1);
   std::size_t rejected_steps_ = 0, failed_component_ = kNone;
+  StepInterval last_attempt_;  // adaptive: the last step tried
 };
 
 inline std::optional<IntegrateResult> invalid(const IntegrateOptions& options, bool adaptive) {

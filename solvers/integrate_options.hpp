@@ -41,8 +41,10 @@ struct IntegrateResult {
   std::string message;  // empty on success; else what failed, where and when
   double t = 0.0;       // time reached
   std::size_t steps = 0, rejected_steps = 0, rhs_evaluations = 0;
-  // For non_finite_state: the first offending step and state component.
+  // For non_finite_state: the first offending step (its result is not finite), the
+  // time that result is at, and the state component.
   std::size_t failed_step = 0, failed_component = 0;
+  double failed_time = 0.0;
 
   bool ok() const { return status == IntegrateStatus::success; }
 };

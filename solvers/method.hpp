@@ -23,6 +23,7 @@ struct Method {
 
   // Any explicit Runge-Kutta tableau is a method: `GradientProblem{model, tableaux::rk4, ...}`.
   constexpr Method(const ButcherTableau& t) : tableau(&t) {}  // NOLINT: implicit on purpose
+  Method(const ButcherTableau&&) = delete;  // it keeps a pointer: the tableau must outlive it
 
   constexpr std::string_view name() const { return tableau->name; }
   constexpr std::string_view description() const { return tableau->description; }

@@ -70,6 +70,8 @@ class FixedGrid {
   // Whether the step `next` gave last ends on a stop (an output time or t1).
   bool at_stop() const { return k_ == count_; }
   bool too_many_steps() const { return too_many_; }
+  // Where the current segment (between two stops) starts.
+  double segment_start() const { return t_start_; }
 
  private:
   bool next_segment() {

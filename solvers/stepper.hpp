@@ -50,8 +50,9 @@ concept ReversibleStepper =
     Stepper<S> && requires(S& s, const StepInterval& step, const typename S::scalar_type* y,
                            const typename S::scalar_type* p, typename S::scalar_type* lambda,
                            typename S::scalar_type* mu) {
-      // lambda: lambda_{n+1} in, lambda_n out; mu: (dPhi/dp)ᵀ lambda_{n+1} out.
+      // lambda: lambda_{n+1} in, lambda_n out; mu: (dPhi/dp)ᵀ lambda_{n+1} out (param_size()).
       s.reverse(step, y, p, lambda, mu);
+      { s.param_size() } -> std::convertible_to<std::size_t>;
       { s.vjp_evaluations() } -> std::convertible_to<std::size_t>;
     };
 

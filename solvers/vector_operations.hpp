@@ -99,13 +99,6 @@ struct SquaredValue {
   }
 };
 template <class T>
-struct IsNonzero {
-  const T* x;
-  BACKSWEEP_HOST_DEVICE double operator()(std::size_t i) const {
-    return is_exact_zero(x[i]) ? 0.0 : 1.0;
-  }
-};
-template <class T>
 struct Value {
   const T* x;
   BACKSWEEP_HOST_DEVICE double operator()(std::size_t i) const { return value_of(x[i]); }
@@ -163,12 +156,6 @@ BACKSWEEP_INLINE void add(std::size_t n, const T* x, T* y) {
 template <Algebra A, class T>
 BACKSWEEP_INLINE void axpy(std::size_t n, double a, const T* x, T* y) {
   A::for_each(n, detail::Axpy<T>{a, x, y});
-}
-
-// Whether every component (tangent lanes included) is exactly zero.
-template <Algebra A, class T>
-bool is_zero(std::size_t n, const T* x) {
-  return A::sum(n, detail::IsNonzero<T>{x}) == 0.0;
 }
 
 // sum_i value(x_i)^2

@@ -157,13 +157,13 @@ struct DependencyTracer {
   friend DependencyTracer atan2(const DependencyTracer& a, const DependencyTracer& b) {
     return apply(a, b, std::atan2(a.v, b.v));
   }
-  // min and max return one operand whole, chosen by value (ties: the first), as Dual's
-  // do: the result depends on the chosen operand only.
+  // min and max take the value Dual's would, but depend on both operands: the operand
+  // chosen at the detection point need not be the one chosen later in a solve.
   friend DependencyTracer min(const DependencyTracer& a, const DependencyTracer& b) {
-    return b < a ? b : a;
+    return apply(a, b, b < a ? b.v : a.v);
   }
   friend DependencyTracer max(const DependencyTracer& a, const DependencyTracer& b) {
-    return a < b ? b : a;
+    return apply(a, b, a < b ? b.v : a.v);
   }
   friend bool isfinite(const DependencyTracer& a) { return std::isfinite(a.v); }
   friend double value_of(const DependencyTracer& a) { return a.v; }

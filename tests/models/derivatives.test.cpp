@@ -131,16 +131,19 @@ TEST_CASE("hand-written derivatives are the ones used") {
 
 namespace {
 
-// A chain of run-time size that declares nothing: its pattern is detected.
+// A chain of run-time size that asks for its pattern to be detected, with a max whose
+// branch flips with the state.
 struct Chain {
+  static constexpr bool detect_sparsity = true;
   std::size_t n;
   std::size_t state_size() const { return n; }
   std::size_t param_size() const { return 2; }
   template <class T>
   void operator()(T, const T* y, const T* p, T* dydt) const {
-    using std::sin;
+    using std::max, std::sin;
     for (std::size_t i = 0; i < n; ++i)
-      dydt[i] = -p[0] * y[i] + p[1] * sin(y[(i + 1) % n]) * y[(i + n - 1) % n];
+      dydt[i] = -p[0] * max(y[i], T(0.5) * y[(i + 2) % n]) +
+                p[1] * sin(y[(i + 1) % n]) * y[(i + n - 1) % n];
   }
 };
 
@@ -177,14 +180,21 @@ TEST_CASE("each model's VJP is taken the cheapest exact way, and says which") {
   CHECK(Derivatives<models::VanDerPol>(van_der_pol).method() == VjpMethod::dense);
   const models::Diffusion1D diffusion(50);
   CHECK(Derivatives<models::Diffusion1D>(diffusion).method() == VjpMethod::sparse);
-  const Chain small{kSparseFrom - 1}, large{kSparseFrom};
-  CHECK(Derivatives<Chain>(small).method() == VjpMethod::dense);
-  CHECK(Derivatives<Chain>(large).method() == VjpMethod::sparse);
+  const Chain chain{200};
+  CHECK(Derivatives<Chain>(chain).method() == VjpMethod::sparse);
   // Whichever the way, the VJP is the dense Dual-derived one.
   check_vjp_against_dense(diffusion, 1e-14);
-  check_vjp_against_dense(large, 1e-14);
-  const Chain larger{200};
-  check_vjp_against_dense(larger, 1e-14);
+  check_vjp_against_dense(chain, 1e-14);
+  // max depends on both operands in a detected pattern: the branch taken where the
+  // pattern was found need not be the one taken later.
+  Derivatives<Chain> derivatives(chain);
+  std::vector<double> y(200, 1.0), p = {0.7, 0.3}, lambda(200, 1.0), vjp_y(200), vjp_p(2),
+      want_y(200), want_p(2);
+  derivatives.vjp(0.0, y.data(), p.data(), lambda.data(), vjp_y.data(), vjp_p.data());
+  for (std::size_t i = 0; i < 200; i += 2) y[i] = -1.0;  // the other branch where i is even
+  derivatives.vjp(0.0, y.data(), p.data(), lambda.data(), vjp_y.data(), vjp_p.data());
+  derivatives.derived_vjp(0.0, y.data(), p.data(), lambda.data(), want_y.data(), want_p.data());
+  for (std::size_t i = 0; i < 200; ++i) CHECK(vjp_y[i] == doctest::Approx(want_y[i]).epsilon(1e-14));
 }
 
 TEST_CASE("a declared sparsity pattern makes a VJP cost one model call, at n = 100000") {
