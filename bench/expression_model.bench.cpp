@@ -12,11 +12,11 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
-#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/time_keeper.hpp"
 #include "models/builtin/lorenz63.hpp"
 #include "models/expression_model.hpp"
 
@@ -118,37 +118,6 @@ void BM_ConfigDouble(benchmark::State& s) { evaluate_rhs<double>(s, config_loren
 void BM_CppDual8(benchmark::State& s) { evaluate_rhs<Dual<double, 8>>(s, Lorenz63{}); }
 void BM_ConfigDual8(benchmark::State& s) { evaluate_rhs<Dual<double, 8>>(s, config_lorenz()); }
 
-// Keeps each benchmark's time per evaluation, to print the ratios after the table.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    // One figure per benchmark: its run, or the median of its repetitions.
-    for (const Run& run : runs)
-      if (run.run_type == Run::RT_Iteration || run.aggregate_name == "median")
-        seconds_[run.run_name.function_name + "/" + run.run_name.args] = run.GetAdjustedCPUTime();
-    ConsoleReporter::ReportRuns(runs);
-  }
-  void print_ratios() const {
-    for (const char* scalar : {"Double", "Dual8"}) {
-      const auto cpp = seconds_.find(std::string("BM_Cpp") + scalar + "/");
-      const auto config = seconds_.find(std::string("BM_Config") + scalar + "/");
-      if (cpp == seconds_.end() || config == seconds_.end()) continue;
-      std::printf("config / C++ time per RHS evaluation (%s): %.2f\n", scalar,
-                  config->second / cpp->second);
-    }
-    for (const long n : kLorenz96Sizes) {
-      const auto rhs = seconds_.find("BM_Lorenz96Rhs/" + std::to_string(n));
-      const auto vjp = seconds_.find("BM_Lorenz96ReverseVjp/" + std::to_string(n));
-      if (rhs == seconds_.end() || vjp == seconds_.end()) continue;
-      std::printf("Lorenz-96 by expressions, N = %4ld: reverse-mode VJP / RHS time: %.2f\n", n,
-                  vjp->second / rhs->second);
-    }
-  }
-
- private:
-  std::map<std::string, double> seconds_;
-};
-
 }  // namespace
 
 BENCHMARK(BM_CppDouble);
@@ -161,11 +130,19 @@ BENCHMARK(BM_Lorenz96ReverseVjp)->Arg(kLorenz96Sizes[0])->Arg(kLorenz96Sizes[1])
     ->Arg(kLorenz96Sizes[2])->Arg(kLorenz96Sizes[3]);
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_ratios();
-  benchmark::Shutdown();
-  return 0;
+  return backsweep::bench::run_and_print_ratios(argc, argv, [](const backsweep::bench::TimeKeeper& times) {
+    for (const char* scalar : {"Double", "Dual8"}) {
+      const auto cpp = times.seconds(std::string("BM_Cpp") + scalar);
+      const auto config = times.seconds(std::string("BM_Config") + scalar);
+      if (cpp && config)
+        std::printf("config / C++ time per RHS evaluation (%s): %.2f\n", scalar, *config / *cpp);
+    }
+    for (const long n : kLorenz96Sizes) {
+      const auto rhs = times.seconds("BM_Lorenz96Rhs", std::to_string(n));
+      const auto vjp = times.seconds("BM_Lorenz96ReverseVjp", std::to_string(n));
+      if (rhs && vjp)
+        std::printf("Lorenz-96 by expressions, N = %4ld: reverse-mode VJP / RHS time: %.2f\n", n,
+                    *vjp / *rhs);
+    }
+  });
 }

@@ -10,10 +10,10 @@
 #include <benchmark/benchmark.h>
 
 #include <cstdio>
-#include <map>
 #include <string>
 #include <vector>
 
+#include "bench/time_keeper.hpp"
 #include "models/builtin/diffusion_1d.hpp"
 #include "models/derivatives.hpp"
 #include "models/sparse_jacobian.hpp"
@@ -87,32 +87,6 @@ void BM_DenseVjp(benchmark::State& state) {
   }
 }
 
-// Keeps each benchmark's CPU time per call (the machine may be shared), to print each
-// one / RHS after the table.
-class RatioReporter : public benchmark::ConsoleReporter {
- public:
-  void ReportRuns(const std::vector<Run>& runs) override {
-    for (const Run& run : runs)
-      if (run.run_type == Run::RT_Iteration || run.aggregate_name == "median")
-        seconds_[run.run_name.args][run.run_name.function_name] = run.GetAdjustedCPUTime();
-    ConsoleReporter::ReportRuns(runs);
-  }
-  void print_ratios() const {
-    for (const auto& [n, times] : seconds_) {
-      const auto rhs = times.find("BM_Rhs");
-      if (rhs == times.end()) continue;
-      for (const char* vjp : {"BM_SparseVjp", "BM_Dual5Rhs", "BM_SparseVjpStatesOnly",
-                              "BM_Dual3Rhs", "BM_DenseVjp"})
-        if (const auto it = times.find(vjp); it != times.end())
-          std::printf("n = %-8s %-24s / RHS time: %7.2f\n", n.c_str(), vjp,
-                      it->second / rhs->second);
-    }
-  }
-
- private:
-  std::map<std::string, std::map<std::string, double>> seconds_;  // [n][benchmark]
-};
-
 }  // namespace
 
 BENCHMARK(BM_Rhs)->RangeMultiplier(10)->Range(1000, 1'000'000);
@@ -123,11 +97,14 @@ BENCHMARK(BM_SparseVjpStatesOnly)->RangeMultiplier(10)->Range(1000, 1'000'000);
 BENCHMARK(BM_DenseVjp)->Arg(1000);
 
 int main(int argc, char** argv) {
-  benchmark::Initialize(&argc, argv);
-  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  RatioReporter reporter;
-  benchmark::RunSpecifiedBenchmarks(&reporter);
-  reporter.print_ratios();
-  benchmark::Shutdown();
-  return 0;
+  return backsweep::bench::run_and_print_ratios(argc, argv, [](const backsweep::bench::TimeKeeper& times) {
+    for (long n = 1000; n <= 1'000'000; n *= 10) {
+      const auto rhs = times.seconds("BM_Rhs", std::to_string(n));
+      if (!rhs) continue;
+      for (const char* vjp : {"BM_SparseVjp", "BM_Dual5Rhs", "BM_SparseVjpStatesOnly",
+                              "BM_Dual3Rhs", "BM_DenseVjp"})
+        if (const auto t = times.seconds(vjp, std::to_string(n)))
+          std::printf("n = %-8ld %-24s / RHS time: %7.2f\n", n, vjp, *t / *rhs);
+    }
+  });
 }
