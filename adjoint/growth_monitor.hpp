@@ -45,20 +45,22 @@ struct MagnitudeHistograms {
   static constexpr std::size_t kBins = std::size_t(kDecades) + 2;
   std::vector<double> interval_times;  // intervals + 1 boundaries
   std::vector<std::size_t> counts;     // intervals x kBins, row-major
-  static std::size_t bin(double x) {
-    x = std::abs(x);
-    const Binade& b = binades()[std::bit_cast<std::uint64_t>(x) >> 52];
-    return b.bin + (x >= b.next_power ? 1 : 0);
-  }
+  static std::size_t bin(double x) { return bin(x, binades()); }
 
- private:
   // Per binary exponent: the bin of its smallest value, and the power of ten inside the
   // binade where the bin steps up (NaN when none: a binade spans less than a decade).
   struct Binade {
     double next_power;
     std::size_t bin;
   };
-  static const std::array<Binade, 2048>& binades();
+  using Binades = std::array<Binade, 2048>;
+  static const Binades& binades();  // built once
+  // bin(x) with the table at hand (a hot loop keeps it, and saves the call).
+  static std::size_t bin(double x, const Binades& table) {
+    x = std::abs(x);
+    const Binade& b = table[std::bit_cast<std::uint64_t>(x) >> 52];
+    return b.bin + (x >= b.next_power ? 1 : 0);
+  }
 };
 
 struct GrowthReport {
@@ -88,7 +90,7 @@ class GrowthMonitor {
     while (interval_ > 0 && t < histograms_.interval_times[interval_]) --interval_;
     std::size_t* row = histograms_.counts.data() + interval_ * MagnitudeHistograms::kBins;
     // Counting is read-modify-write on shared bins: it runs in order, on the host.
-    CpuAlgebra::for_each(n, BinMagnitude<T>{lambda, row});
+    CpuAlgebra::for_each(n, BinMagnitude<T>{lambda, row, binades_});
     const double squares = squared_norm<A>(n, lambda);
     if (squares > 0.0 && squares < INFINITY) {
       if (first_squares_ == 0.0) first_squares_ = squares;
@@ -107,7 +109,10 @@ class GrowthMonitor {
   struct BinMagnitude {
     const T* x;
     std::size_t* row;
-    void operator()(std::size_t i) const { ++row[MagnitudeHistograms::bin(value_of(x[i]))]; }
+    const MagnitudeHistograms::Binades& table;
+    void operator()(std::size_t i) const {
+      ++row[MagnitudeHistograms::bin(value_of(x[i]), table)];
+    }
   };
   void keep(double t, double squares, double gradient_norm);
 
@@ -117,6 +122,7 @@ class GrowthMonitor {
   double first_squares_ = 0.0, last_squares_ = 0.0;  // ||lambda||^2, first and last nonzero
   std::vector<double> times_, squares_, gradient_norms_;  // the kept history
   MagnitudeHistograms histograms_;
+  const MagnitudeHistograms::Binades& binades_ = MagnitudeHistograms::binades();
 };
 
 // Theil-Sen: the median of the slopes between all pairs of points with distinct x.

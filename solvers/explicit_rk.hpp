@@ -172,7 +172,7 @@ class ExplicitRK {
     double h;
     T* out;
     BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void operator()(std::size_t k) const {
-      T sum = b != 0.0 ? detail::scaled(lambda[k], h * b) : T(0);
+      T sum = detail::scaled(lambda[k], h * b);  // b = 0 adds nothing: 0 lambda is 0
       for (int j = first; j < count; ++j)
         if (weight[j] != 0.0)
           sum += detail::scaled(adjoints[std::size_t(j) * stride + k], h * weight[j]);
