@@ -262,10 +262,14 @@ BACKSWEEP_UNROLL
     const std::size_t n = state_size();
     const double h = step.h;
     // Stage adjoints, last stage first; each stage's parameter part in its row of pbar.
+    // The flags are copied so the compiler sees that they hold while the VJPs write: a
+    // row is read only where it was written.
     const std::size_t np = param_size();
+    double flows[kMaxStages];
+    for (int i = 0; i < kMaxStages; ++i) flows[i] = flows_[i];
 BACKSWEEP_UNROLL
     for (int i = s - 1; i >= 0; --i) {
-      if (flows_[i] == 0.0) continue;
+      if (flows[i] == 0.0) continue;
       A::for_each(n, StageAdjointSum{lambda, tableau_.b[i], adjoints, n, column_[i], i + 1, s, h,
                                      kbar});
       derivatives_.vjp(T(stage_time(step, i)), stage_state[i], p, kbar, slope(adjoints, i),
@@ -274,8 +278,8 @@ BACKSWEEP_UNROLL
     }
     // lambda += sum_i Ybar_i and mu = sum_i pbar_i, each in one pass (one store per
     // component, not one per stage).
-    A::for_each(n, detail::WeightedSum<T>{lambda, adjoints, n, flows_, s, 1.0, lambda});
-    A::for_each(np, detail::WeightedSum<T>{nullptr, pbar, np, flows_, s, 1.0, mu});
+    A::for_each(n, detail::WeightedSum<T>{lambda, adjoints, n, flows, s, 1.0, lambda});
+    A::for_each(np, detail::WeightedSum<T>{nullptr, pbar, np, flows, s, 1.0, mu});
   }
 
   static constexpr std::size_t kStatic = static_state_size<M>;
