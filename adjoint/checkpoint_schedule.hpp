@@ -1,54 +1,92 @@
 #pragma once
-// Checkpoint schedules as data: a schedule is the list of actions that reverses N steps
-// with a bounded number of state slots. It holds no numerics; ScheduleExecutor runs it
-// against any backend. Convention (Griewank-Walther): the initial state occupies one of
-// the slots; the forward step inside a step's own adjoint is not counted, every other
-// forward step is (the first forward sweep included).
+// Checkpoint schedules as data: a schedule answers "what next?" with actions that reverse
+// N steps with a bounded number of state slots. It holds no numerics; the executor
+// (schedule_executor.hpp) runs it against any backend, and the backend's store owns the
+// slots. Convention (Griewank-Walther): the initial state occupies one of the slots; the
+// forward step inside a step's own adjoint is not counted, every other forward step is
+// (the first forward sweep included).
+//
+//   revolve    offline binomial checkpointing for a known N: the Griewank-Walther minimum
+//              of recomputed steps, exactly;
+//   online     for an N learnt only when the forward sweep ends (adaptive steps): it keeps
+//              at most s states as it goes, then reverses between them optimally;
+//   two_level  memory slots and disk slots: disk checkpoints split the run into segments,
+//              each reversed from its disk checkpoint with the memory slots.
+#include <array>
 #include <cstddef>
 #include <cstdint>
-#include <functional>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace backsweep {
 
+// Where a slot lives. The memory level holds the initial state.
+enum class Level : std::uint8_t { memory, disk };
+inline constexpr std::size_t kLevels = 2;
+const char* to_string(Level level);
+
 struct CheckpointAction {
   enum class Kind {
     advance,       // step the current state forward from `step` to `to`
-    store,         // copy the current state (at `step`) into `slot`
-    restore,       // make the state in `slot` (at `step`) the current one
-    adjoint_step,  // reverse step `step` -> `step` - ... : needs the current state at `step`
-    free,          // `slot` is no longer needed
+    store,         // copy the current state (at `step`) into (`slot`, `level`)
+    restore,       // make the state in (`slot`, `level`) (at `step`) the current one
+    adjoint_step,  // reverse step `step`: needs the current state at `step`
+    free,          // (`slot`, `level`) is no longer needed
   };
   Kind kind;
   std::size_t step = 0, to = 0;
   std::size_t slot = 0;
+  Level level = Level::memory;
 };
 
-using CheckpointSink = std::function<void(const CheckpointAction&)>;
-
-// A schedule is generated action by action, on demand: holding all of them would cost
-// more memory than the states it saves.
-struct CheckpointSchedule {
-  std::size_t steps = 0, slots = 0;
-  void generate(const CheckpointSink& sink) const;
-  std::vector<CheckpointAction> actions() const;  // all at once, for inspection
+// What the executor tells a schedule when it asks for the next action.
+struct ScheduleState {
+  std::size_t current = 0;  // the step of the current state
+  bool at_end = false;      // the current state is the last one: the forward sweep ended
 };
 
-// Every state kept: N - 1 forward steps, N - 1 states held (y_0 ... y_{N-2}). (gradient()
-// keeps every step in its own forward solve instead; this is the schedule's reference.)
-CheckpointSchedule store_all_schedule(std::size_t steps);
+class CheckpointSchedule {
+ public:
+  virtual ~CheckpointSchedule() = default;
+  // The next action; nothing when every step has been reversed.
+  virtual std::optional<CheckpointAction> next(const ScheduleState& state) = 0;
+  // The slots it may use on each level.
+  virtual std::array<std::size_t, kLevels> slots() const = 0;
+  // N, or 0 while the schedule does not know it (online, before the forward sweep ends).
+  virtual std::size_t steps() const = 0;
+  virtual std::string name() const = 0;
+};
 
-// Offline binomial checkpointing (revolve) with `slots` >= 1 slots: reaches the
-// Griewank-Walther minimum of recomputed forward steps exactly.
-CheckpointSchedule revolve_schedule(std::size_t steps, std::size_t slots);
+// Offline binomial checkpointing (revolve) with `slots` >= 1 slots.
+std::unique_ptr<CheckpointSchedule> revolve_schedule(std::size_t steps, std::size_t slots);
 
-// That minimum: with t the least integer such that C(s + t, s) >= N, it is
-// t N - C(s + t, s + 1) (N - 1 when s >= N - 1).
+// Every state kept: revolve with as many slots as steps (N - 1 forward steps, N - 1 states
+// held: y_0 ... y_{N-2}; the last is current when its adjoint runs).
+std::unique_ptr<CheckpointSchedule> store_all_schedule(std::size_t steps);
+
+// Online checkpointing with `slots` >= 1 slots, for a number of steps the forward sweep
+// finds out: it advances one step at a time until the executor reports the end.
+std::unique_ptr<CheckpointSchedule> online_schedule(std::size_t slots);
+
+// Two levels: `disk_slots` checkpoints on disk written by the first sweep at even
+// intervals, each segment then reversed from its disk checkpoint with `memory_slots`
+// memory slots (>= 1). The initial state stays in memory.
+std::unique_ptr<CheckpointSchedule> two_level_schedule(std::size_t steps,
+                                                       std::size_t memory_slots,
+                                                       std::size_t disk_slots);
+
+// All actions of a schedule whose N is known, for inspection (the executor's state is
+// followed as it would be).
+std::vector<CheckpointAction> all_actions(CheckpointSchedule& schedule);
+
+// The Griewank-Walther minimum: with t the least integer such that C(s + t, s) >= N, it
+// is t N - C(s + t, s + 1) (N - 1 when s >= N - 1).
 std::uint64_t revolve_min_recomputations(std::size_t steps, std::size_t slots);
 
-// How many state slots of `state_bytes` each fit in a memory budget of `budget_bytes`.
-std::size_t slots_for_budget(std::uint64_t budget_bytes, std::size_t state_bytes);
+// How many slots of `slot_bytes` each fit in a budget of `budget_bytes`.
+std::size_t slots_for_budget(std::uint64_t budget_bytes, std::size_t slot_bytes);
 
 // Parses a size like "64MiB", "2GiB", "512kB", "1000" (bytes); false if malformed.
 bool parse_byte_size(const std::string& text, std::uint64_t& bytes);

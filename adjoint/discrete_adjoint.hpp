@@ -178,7 +178,8 @@ class GradientRun {
     store_.resize(slots);
     AdjointSweep<S, M, Obj> sweep(stepper_, problem_, sequence_, observations_, p_, store_);
     sweep.set_current(y.data());
-    const ScheduleCounts counts = execute_schedule(revolve_schedule(steps, slots), sweep);
+    const auto schedule = revolve_schedule(steps, slots);
+    const ScheduleCounts counts = execute_schedule(*schedule, sweep);
     finish(sweep);
     d.schedule = "revolve";
     d.steps = steps;

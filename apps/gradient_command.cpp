@@ -173,11 +173,13 @@ int run_plan(std::size_t steps, std::size_t slots, bool json) {
   // Counted by running the schedule, not taken from the formula.
   struct Counter {
     void advance(std::size_t, std::size_t) {}
-    void store(std::size_t, std::size_t) {}
-    void restore(std::size_t, std::size_t) {}
+    void store(std::size_t, Level, std::size_t) {}
+    void restore(std::size_t, Level, std::size_t) {}
     void adjoint_step(std::size_t) {}
+    bool at_end() const { return false; }
   } counter;
-  const ScheduleCounts counts = execute_schedule(revolve_schedule(steps, slots), counter);
+  const auto schedule = revolve_schedule(steps, slots);
+  const ScheduleCounts counts = execute_schedule(*schedule, counter);
   const double ratio = double(counts.recomputed_steps) / double(steps);
   std::cerr << "revolve: " << steps << " steps with " << slots << " slots: "
             << counts.recomputed_steps << " forward steps (" << ratio

@@ -44,11 +44,12 @@ class AdjointSweep {
       check_finite(current_.data(), "forward", n + 1, step.t_next);
     }
   }
-  void store(std::size_t slot, std::size_t) { store_.put(slot, current_.data()); }
-  void restore(std::size_t slot, std::size_t) {
+  void store(std::size_t slot, Level, std::size_t) { store_.put(slot, current_.data()); }
+  void restore(std::size_t slot, Level, std::size_t) {
     copy<A>(n_, store_.get(slot, next_.data()), current_.data());
     stepper_.restart();
   }
+  bool at_end() const { return false; }  // the sequence is known: N is
   void adjoint_step(std::size_t n) {
     if (n + 1 == sequence_.size()) {
       first_adjoint_step_ = std::chrono::steady_clock::now();
