@@ -27,6 +27,13 @@ enum class Level : std::uint8_t { memory, disk };
 inline constexpr std::size_t kLevels = 2;
 const char* to_string(Level level);
 
+// A slot: which, on which level.
+struct SlotRef {
+  std::size_t index = 0;
+  Level level = Level::memory;
+  bool operator==(const SlotRef&) const = default;
+};
+
 struct CheckpointAction {
   enum class Kind {
     advance,       // step the current state forward from `step` to `to`
@@ -76,6 +83,10 @@ std::unique_ptr<CheckpointSchedule> online_schedule(std::size_t slots);
 std::unique_ptr<CheckpointSchedule> two_level_schedule(std::size_t steps,
                                                        std::size_t memory_slots,
                                                        std::size_t disk_slots);
+
+// The recomputations two_level_schedule(steps, memory_slots, disk_slots) takes.
+std::uint64_t two_level_recomputations(std::size_t steps, std::size_t memory_slots,
+                                       std::size_t disk_slots);
 
 // All actions of a schedule whose N is known, for inspection (the executor's state is
 // followed as it would be).

@@ -1,16 +1,21 @@
 #pragma once
-// Where what a checkpoint schedule keeps lives: numbered slots of `width` values each (a
-// state, or a stepper's record of one step), in float64 or float32 (half the memory;
-// values come back rounded). The executor and the schedules never touch storage; the
-// adjoint sweep asks the store. Store-all appends a slot per step, the number of steps
-// not being known in advance.
+// Where what a checkpoint schedule keeps lives: slots of `width` values each (a state, or
+// a stepper's record of one step), addressed by (slot, level). The memory level keeps
+// float64 or float32 (half the memory; values come back rounded); the disk level is a
+// SlotFile that io/ supplies (an HDF5 file under the output folder). The executor and
+// the schedules never touch storage; the backend asks the store. Store-all appends a
+// memory slot per step, the number of steps not being known in advance.
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <stdexcept>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
+#include "adjoint/checkpoint_schedule.hpp"
 #include "adjoint/gradient_problem.hpp"
+#include "adjoint/slot_file.hpp"
 #include "solvers/algebra.hpp"
 #include "solvers/vector_operations.hpp"
 
@@ -19,12 +24,26 @@ namespace backsweep {
 template <class T, Algebra A = CpuAlgebra>
 class CheckpointStore {
  public:
-  // float32 is for double stores only (others keep their own scalar).
-  CheckpointStore(std::size_t width, CheckpointOptions::Storage storage)
+  // float32 is for double stores only (others keep their own scalar); a disk level for
+  // double stores only.
+  CheckpointStore(std::size_t width, CheckpointOptions::Storage storage,
+                  std::size_t memory_slots = 0, std::unique_ptr<SlotFile> disk = nullptr,
+                  std::size_t disk_slots = 0)
       : n_(width),
-        float32_(std::is_same_v<T, double> && storage == CheckpointOptions::Storage::float32) {}
+        float32_(std::is_same_v<T, double> && storage == CheckpointOptions::Storage::float32),
+        disk_(std::move(disk)), disk_slots_(disk_ ? disk_slots : 0) {
+    resize(memory_slots);
+  }
 
-  std::size_t slots() const { return (float32_ ? narrow_.size() : wide_.size()) / n_; }
+  std::size_t width() const { return n_; }
+  std::size_t slots(Level level = Level::memory) const {
+    return level == Level::disk ? disk_slots_ : (float32_ ? narrow_.size() : wide_.size()) / n_;
+  }
+  std::size_t bytes_per_slot(Level level = Level::memory) const {
+    return n_ * (level == Level::memory && float32_ ? sizeof(float) : sizeof(T));
+  }
+
+  // Memory slots, growing and shrinking (store-all).
   void resize(std::size_t slots) {
     if (float32_) narrow_.resize(slots * n_);
     else wide_.resize(slots * n_);
@@ -33,24 +52,34 @@ class CheckpointStore {
     if (float32_) narrow_.reserve(slots * n_);
     else wide_.reserve(slots * n_);
   }
-  std::size_t width() const { return n_; }
-  // Appends a slot holding `values`.
+  // Appends a memory slot holding `values`.
   void push_back(const T* values) {
     resize(slots() + 1);
-    put(slots() - 1, values);
+    put(slots() - 1, Level::memory, values);
   }
-  // Where slot `slot` lies, for writing into it in place (float64 only).
+  // Where memory slot `slot` lies, for writing into it in place (float64 only).
   T* slot(std::size_t slot) { return wide_.data() + slot * n_; }
   bool in_place() const { return !float32_; }
-  std::size_t bytes_per_slot() const { return n_ * (float32_ ? sizeof(float) : sizeof(T)); }
 
-  void put(std::size_t slot, const T* state) {
+  void put(std::size_t slot, Level level, const T* state) {
+    if (level == Level::disk) {
+      if constexpr (std::is_same_v<T, double>) return disk_->write(slot, state);
+      else throw std::logic_error("disk slots keep doubles only");
+    }
     if constexpr (std::is_same_v<T, double>)
       if (float32_) return A::for_each(n_, Narrow{state, narrow_.data() + slot * n_});
     copy<A>(n_, state, wide_.data() + slot * n_);
   }
-  // The state in `slot`: in place for float64, widened into `scratch` for float32.
-  const T* get(std::size_t slot, T* scratch) const {
+  // The state in (slot, level): in place for float64 memory, else read into `scratch`.
+  const T* get(std::size_t slot, Level level, T* scratch) {
+    if (level == Level::disk) {
+      if constexpr (std::is_same_v<T, double>) {
+        disk_->read(slot, scratch);
+        return scratch;
+      } else {
+        throw std::logic_error("disk slots keep doubles only");
+      }
+    }
     if constexpr (std::is_same_v<T, double>)
       if (float32_) {
         A::for_each(n_, Widen{narrow_.data() + slot * n_, scratch});
@@ -58,6 +87,7 @@ class CheckpointStore {
       }
     return wide_.data() + slot * n_;
   }
+  const T* get(std::size_t slot, T* scratch) { return get(slot, Level::memory, scratch); }
 
  private:
   struct Narrow {
@@ -95,6 +125,8 @@ class CheckpointStore {
   bool float32_;
   std::vector<T, Uninitialized<T>> wide_;
   std::vector<float, Uninitialized<float>> narrow_;
+  std::unique_ptr<SlotFile> disk_;
+  std::size_t disk_slots_;
 };
 
 }  // namespace backsweep

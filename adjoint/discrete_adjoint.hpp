@@ -1,25 +1,32 @@
 #pragma once
 // gradient(): the value of the objective and its exact gradient with respect to the
 // parameters and the initial state, by the discrete adjoint of the problem's method (any
-// ReversibleStepper), with the states kept according to a checkpoint schedule. Gradients
-// are bitwise the same for every schedule and slot count.
+// ReversibleStepper), with what is kept chosen by a checkpoint schedule. Gradients are
+// bitwise the same for every schedule, slot count and storage level.
 //
 //   store_all  one forward solve keeps every step as it goes (adaptive steps included:
 //              the step sequence is recorded on the way): its record of stage values
 //              where the stepper has one (no recomputation backward), else its state;
-//   revolve    the step sequence first (the fixed grid, or one adaptive solve), then the
-//              optimal binomial schedule with a bounded number of slots.
+//   revolve    optimal binomial checkpointing for a known number of steps (fixed steps;
+//              adaptive ones are counted by a solve first);
+//   online     checkpointing while the forward solve finds out how many steps there are;
+//   two_level  disk checkpoints for the outer level, memory slots within segments.
+// Nothing the last three keep grows with the number of steps: each slot holds its state
+// and its place on the step grid.
 //
 // T is double normally; with T = Dual the whole adjoint is differentiated once more
 // (forward-over-adjoint: Hessian-vector products, see hessian.hpp).
 #include <chrono>
+#include <memory>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "adjoint/checkpoint_store.hpp"
 #include "adjoint/detail/adjoint_sweep.hpp"
+#include "adjoint/detail/schedule_backend.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "adjoint/schedule_executor.hpp"
 
@@ -27,17 +34,29 @@ namespace backsweep {
 
 namespace detail {
 
+// The bytes a gradient keeps besides its slots: the monitor's history and histograms and
+// the observation list.
+template <class Obj>
+std::uint64_t fixed_bytes(const MonitorOptions& monitor, const Obj& objective, std::size_t steps) {
+  const std::uint64_t history = std::min<std::uint64_t>(monitor.history_limit, steps + 1);
+  const std::uint64_t intervals = monitor.interval_times.size() + 1;
+  return 3 * sizeof(double) * history + intervals * MagnitudeHistograms::kBins * sizeof(std::size_t) +
+         objective.observation_times.size() * (sizeof(double) + sizeof(std::size_t));
+}
+
 template <ReversibleStepper S, class System, Model M, class Obj>
 class GradientRun {
  public:
   using T = typename S::scalar_type;
   using A = typename S::algebra_type;
+  using Schedule = CheckpointOptions::Schedule;
 
   GradientRun(S& stepper, const System& system, const GradientProblem<M, Obj>& problem,
               const std::vector<T>& p, const CheckpointOptions& checkpointing,
               GradientResult<T>& result)
       : stepper_(stepper), system_(system), problem_(problem), p_(p), checkpointing_(checkpointing),
-        result_(result), n_(stepper.state_size()), store_(n_, checkpointing.storage) {}
+        result_(result), n_(stepper.state_size()),
+        options_(landing_options(problem.integrate, problem.objective)) {}
 
   // Runs the sweeps from the system's initial state y, and calls finish(sweep) to read
   // the gradient off the sweep; on failure the result says why.
@@ -49,12 +68,66 @@ class GradientRun {
     const bool float32 = checkpointing_.storage == CheckpointOptions::Storage::float32;
     d.storage = float32 ? "float32" : "float64";
     if (float32 && !std::is_same_v<T, double>)
-      return fail(IntegrateStatus::invalid_options,
-                  "float32 checkpoints are for double gradients only");
-    const bool store_all = checkpointing_.schedule == CheckpointOptions::Schedule::store_all ||
-                           (checkpointing_.schedule == CheckpointOptions::Schedule::automatic &&
-                            checkpointing_.slots == 0 && checkpointing_.memory == 0);
-    store_all ? run_store_all(y, finish) : run_revolve(y, finish);
+      return fail(IntegrateStatus::invalid_options, "float32 checkpoints are for double gradients only");
+    if (auto why = options_.invalid_reason(problem_.method.adaptive()))
+      return fail(IntegrateStatus::invalid_options, *why);
+    const bool fixed = options_.step > 0.0;
+    const FixedGrid grid(options_);
+    if (fixed && grid.too_many_steps())
+      return fail(IntegrateStatus::max_steps_reached, "the fixed step needs more than max_steps steps");
+    std::size_t steps = fixed ? grid.size() : 0;
+    Schedule schedule = checkpointing_.schedule;
+    const bool bounded = checkpointing_.slots || checkpointing_.memory;
+    if (schedule == Schedule::automatic) {
+      if (!bounded) {
+        schedule = Schedule::store_all;
+        d.schedule_reason = "no memory budget or slot count: every step is kept";
+      } else if (fixed && checkpointing_.memory &&
+                 store_all_bytes(steps) <= checkpointing_.memory) {
+        schedule = Schedule::store_all;
+        d.schedule_reason = "every step fits the memory budget";
+      } else if (!fixed) {
+        schedule = Schedule::online;
+        d.schedule_reason = "adaptive steps: the number of steps is found out on the way";
+      } else {
+        schedule = Schedule::revolve;
+        d.schedule_reason = "the steps do not all fit: optimal binomial checkpointing";
+      }
+    }
+    if (schedule == Schedule::store_all) return run_store_all(y, finish);
+    if (!fixed && (schedule == Schedule::revolve || schedule == Schedule::two_level) &&
+        !count_steps(y, steps))
+      return;
+    const std::optional<std::size_t> memory_slots = resolve_memory_slots(steps);
+    if (!memory_slots) return;
+    std::size_t disk_slots = checkpointing_.disk_slots;
+    if (!disk_slots && checkpointing_.disk) disk_slots = std::size_t(checkpointing_.disk / (n_ * sizeof(double)));
+    if (checkpointing_.schedule == Schedule::automatic && schedule == Schedule::revolve && disk_slots &&
+        two_level_recomputations(steps, *memory_slots, disk_slots) <
+            revolve_min_recomputations(steps, *memory_slots)) {
+      schedule = Schedule::two_level;
+      d.schedule_reason = "disk checkpoints cost fewer recomputations than memory alone";
+    }
+    std::unique_ptr<CheckpointSchedule> plan;
+    if (schedule == Schedule::online) plan = online_schedule(*memory_slots);
+    else if (schedule == Schedule::two_level)
+      plan = two_level_schedule(steps, std::min(*memory_slots, std::max<std::size_t>(steps, 1)), disk_slots);
+    else plan = revolve_schedule(steps, std::min(*memory_slots, std::max<std::size_t>(steps, 1)));
+    if (plan->slots()[1] && !checkpointing_.disk_file)
+      return fail(IntegrateStatus::invalid_options, "two_level checkpointing needs a disk file");
+    if (plan->slots()[1] && !std::is_same_v<T, double>)
+      return fail(IntegrateStatus::invalid_options, "disk checkpoints are for double gradients only");
+    if (fixed) {
+      FixedWalk walk(grid);
+      run_scheduled(*plan, walk, typename FixedWalk::Position{}, y, finish);
+    } else {
+      const StepperTraits traits = stepper_.traits();
+      const AdaptiveGrid adaptive(options_, std::min(traits.order, traits.embedded_order) + 1);
+      AdaptiveWalk<T, A> walk(adaptive, n_);
+      typename AdaptiveWalk<T, A>::Position start;
+      start.state = adaptive.start(first_step(y));
+      run_scheduled(*plan, walk, start, y, finish);
+    }
   }
 
  private:
@@ -71,15 +144,54 @@ class GradientRun {
         NonFinite{"forward", solved.failed_step + 1, solved.failed_component, solved.failed_time};
     result_.message = result_.diagnostics.nonfinite->describe();
   }
-  bool locate_observations() {
-    if (auto why = observation_steps(problem_.objective, sequence_, observations_)) {
-      fail(IntegrateStatus::invalid_options, *why);
+  static double seconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  }
+
+  // What store-all keeps for `steps` steps: a record (or state) and a step per step.
+  std::uint64_t store_all_bytes(std::size_t steps) const {
+    std::size_t width = n_;
+    if constexpr (RecordingStepper<S>) width = stepper_.record_size();
+    return std::uint64_t(steps) * (width * sizeof(T) + 2 * sizeof(double)) +
+           fixed_bytes(problem_.monitor, problem_.objective, steps);
+  }
+
+  // Memory slots from the options: the slot count, or what the budget holds after the
+  // rest of what the gradient keeps; nothing (and the result says why) when it holds none.
+  std::optional<std::size_t> resolve_memory_slots(std::size_t steps) {
+    if (checkpointing_.slots) return checkpointing_.slots;
+    if (!checkpointing_.memory) return std::size_t(100);
+    const CheckpointStore<T, A> probe(n_, checkpointing_.storage);
+    const std::uint64_t slot = probe.bytes_per_slot() + 64;  // the state and its place
+    const std::uint64_t fixed = fixed_bytes(problem_.monitor, problem_.objective, steps);
+    if (checkpointing_.memory < fixed + slot) {
+      fail(IntegrateStatus::invalid_options,
+           "the checkpoint memory budget holds no state: it needs at least " +
+               std::to_string(fixed + slot) + " bytes");
+      return std::nullopt;
+    }
+    return std::size_t((checkpointing_.memory - fixed) / slot);
+  }
+
+  // Adaptive steps for revolve or two levels: one solve counts them.
+  bool count_steps(const std::vector<T>& y, std::size_t& steps) {
+    StepSequence counted;
+    const IntegrateResult found =
+        detail::step_sequence(system_, problem_, values_of(y), values_of(p_), counted);
+    result_.diagnostics.sequence_steps = found.steps;
+    result_.diagnostics.rhs_evaluations = found.rhs_evaluations;
+    if (!found.ok()) {
+      fail(found);
       return false;
     }
+    steps = counted.size();
     return true;
   }
-  double seconds_since(std::chrono::steady_clock::time_point start) const {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+
+  double first_step(const std::vector<T>& y) {
+    if (options_.initial_step > 0.0) return options_.initial_step;
+    return initial_step(stepper_, options_.t0, options_.t1 - options_.t0, y.data(), p_.data(),
+                        options_, stepper_.traits().order);
   }
 
   // One forward solve keeping every step (slot n holds step n's record, or its state
@@ -88,108 +200,108 @@ class GradientRun {
   void run_store_all(std::vector<T>& y, Finish& finish) {
     GradientDiagnostics& d = result_.diagnostics;
     const auto started = std::chrono::steady_clock::now();
-    const IntegrateOptions options = landing_options(problem_.integrate, problem_.objective);
     // Slot n holds step n's record where the stepper keeps records (written in place when
     // the store keeps float64, narrowed in from `record` for float32), else y_n.
-    std::vector<T> record;
-    if constexpr (RecordingStepper<S>) {
-      store_ = CheckpointStore<T, A>(stepper_.record_size(), checkpointing_.storage);
-      if (!store_.in_place()) record.resize(stepper_.record_size());
+    std::size_t width = n_;
+    if constexpr (RecordingStepper<S>) width = stepper_.record_size();
+    CheckpointStore<T, A> store(width, checkpointing_.storage);
+    std::vector<T> record(RecordingStepper<S> && !store.in_place() ? width : 0);
+    StepSequence sequence(options_.t0);
+    if (options_.step > 0.0) {  // the number of steps is known: no regrowth on the way
+      const std::size_t steps = FixedGrid(options_).size();
+      sequence.reserve(steps);
+      store.reserve(steps + 1);
     }
-    sequence_ = StepSequence(options.t0);
-    if (options.step > 0.0) {  // the number of steps is known: no regrowth on the way
-      const std::size_t steps = FixedGrid(options).size();
-      sequence_.reserve(steps);
-      store_.reserve(steps + 1);
-    }
-    // Keeps what step sequence_.size() starts from (y_n, or where its record goes).
+    // Keeps what step sequence.size() starts from (y_n, or where its record goes).
     auto keep = [&](const T* y_n) {
       if constexpr (RecordingStepper<S>) {
-        if (store_.in_place()) {
-          store_.resize(sequence_.size() + 1);
-          stepper_.record_to(store_.slot(sequence_.size()));
+        if (store.in_place()) {
+          store.resize(sequence.size() + 1);
+          stepper_.record_to(store.slot(sequence.size()));
         } else {
-          if (sequence_.size() > 0) store_.push_back(record.data());
+          if (sequence.size() > 0) store.push_back(record.data());
           stepper_.record_to(record.data());
         }
       } else {
-        store_.push_back(y_n);
+        store.push_back(y_n);
       }
     };
     keep(y.data());
     const IntegrateResult solved = integrate(
-        stepper_, y.data(), p_.data(), options, [](double, const T*) {},
+        stepper_, y.data(), p_.data(), options_, [](double, const T*) {},
         [&](const StepInterval& step, const T* y_next) {
-          sequence_.push_back(step);
+          sequence.push_back(step);
           keep(y_next);
         });
     if constexpr (RecordingStepper<S>) {
       stepper_.record_to(nullptr);
-      store_.resize(sequence_.size());  // a slot was opened for a step not taken
+      store.resize(sequence.size());  // a slot was opened for a step not taken
     }
-    if (!solved.ok()) {
-      d.rhs_evaluations = stepper_.rhs_evaluations();
-      return fail(solved);
-    }
-    if (!locate_observations()) return;
-    const std::size_t steps = sequence_.size();
+    d.rhs_evaluations = stepper_.rhs_evaluations();
+    if (!solved.ok()) return fail(solved);
+    const std::size_t steps = sequence.size();
     d.schedule = "store_all";
     d.steps = d.adjoint_steps = steps;
     d.recomputed_steps = steps - 1;
-    d.slots = d.peak_slots = store_.slots();
-    d.checkpoint_bytes = d.peak_slots * store_.bytes_per_slot();
+    d.slots = d.peak_slots = store.slots();
+    d.checkpoint_bytes = d.peak_slots * store.bytes_per_slot();
+    d.memory_written = d.checkpoint_bytes;
+    d.memory_read = d.checkpoint_bytes;
     d.forward_seconds = seconds_since(started);
 
     const auto backward = std::chrono::steady_clock::now();
-    AdjointSweep<S, M, Obj> sweep(stepper_, problem_, sequence_, observations_, p_, store_);
-    std::vector<T> scratch(store_.width());  // room for a widened slot
-    sweep.seed(y.data());  // y_N
+    AdjointSweep<S, M, Obj> sweep(stepper_, problem_, p_, options_.t0, options_.t1, steps);
+    std::vector<T> scratch(store.width());  // room for a widened slot
+    sweep.seed(y.data(), sequence.t_end());  // y_N
     for (std::size_t n = steps; n-- > 0;) {
-      if constexpr (RecordingStepper<S>) sweep.reverse_recorded(n, store_.get(n, scratch.data()));
-      else sweep.reverse_step(n, store_.get(n, scratch.data()));
+      if constexpr (RecordingStepper<S>)
+        sweep.reverse_recorded(n, sequence[n], store.get(n, scratch.data()));
+      else sweep.reverse_step(n, sequence[n], store.get(n, scratch.data()));
     }
     finish(sweep);
     d.rhs_evaluations = stepper_.rhs_evaluations();
     d.backward_seconds = seconds_since(backward);
   }
 
-  // The step sequence first, then the optimal schedule for `slots` states.
-  template <class Finish>
-  void run_revolve(std::vector<T>& y, Finish& finish) {
+  // A schedule run against the backend, on the walk of the problem's step grid.
+  template <class Walk, class Finish>
+  void run_scheduled(CheckpointSchedule& schedule, Walk& walk, typename Walk::Position start,
+                     const std::vector<T>& y, Finish& finish) {
     GradientDiagnostics& d = result_.diagnostics;
     const auto started = std::chrono::steady_clock::now();
-    const IntegrateResult found =
-        detail::step_sequence(system_, problem_, values_of(y), values_of(p_), sequence_);
-    if (problem_.method.adaptive() && !problem_.integrate.step) d.sequence_steps = found.steps;
-    d.rhs_evaluations = found.rhs_evaluations;
-    if (!found.ok()) return fail(found);
-    if (!locate_observations()) return;
-    const std::size_t steps = sequence_.size();
-    std::size_t slots = checkpointing_.slots;
-    if (slots == 0 && checkpointing_.memory > 0) {
-      slots = slots_for_budget(checkpointing_.memory, store_.bytes_per_slot());
-      if (slots == 0)
-        return fail(IntegrateStatus::invalid_options,
-                    "the checkpoint memory budget holds no state: it needs at least " +
-                        std::to_string(store_.bytes_per_slot()) + " bytes");
+    const auto capacity = schedule.slots();
+    CheckpointStore<T, A> store(n_, checkpointing_.storage, capacity[0],
+                                capacity[1] ? checkpointing_.disk_file(capacity[1], n_) : nullptr,
+                                capacity[1]);
+    AdjointSweep<S, M, Obj> sweep(stepper_, problem_, p_, options_.t0, options_.t1, schedule.steps());
+    ScheduleBackend<S, Walk, M, Obj> backend(stepper_, walk, sweep, store, p_, y, start);
+    const std::size_t rhs_before = stepper_.rhs_evaluations();
+    const ScheduleCounts counts = execute_schedule(schedule, backend);
+    if (const auto& failure = backend.failure();
+        failure && failure->outcome != AdaptiveGrid::Outcome::non_finite) {
+      return fail(failure->outcome == AdaptiveGrid::Outcome::max_steps
+                      ? IntegrateStatus::max_steps_reached
+                      : IntegrateStatus::step_size_too_small,
+                  "the step size fell below the minimum, or max_steps was reached, at t = " +
+                      std::to_string(failure->t));
     }
-    if (slots == 0) slots = 100;
-    slots = std::min(slots, std::max<std::size_t>(steps, 1));  // more change nothing
-    store_.resize(slots);
-    AdjointSweep<S, M, Obj> sweep(stepper_, problem_, sequence_, observations_, p_, store_);
-    sweep.set_current(y.data());
-    const auto schedule = revolve_schedule(steps, slots);
-    const ScheduleCounts counts = execute_schedule(*schedule, sweep);
     finish(sweep);
-    d.schedule = "revolve";
-    d.steps = steps;
-    d.slots = slots;
+    d.schedule = schedule.name();
+    d.steps = counts.steps;
+    d.slots = capacity[0];
+    d.disk_slots = capacity[1];
     d.peak_slots = counts.peak_slots;
     d.recomputed_steps = counts.recomputed_steps;
     d.adjoint_steps = counts.adjoint_steps;
-    d.rhs_evaluations += stepper_.rhs_evaluations();
-    d.checkpoint_bytes = counts.peak_slots * store_.bytes_per_slot();
-    d.forward_seconds = std::chrono::duration<double>(sweep.first_adjoint_step() - started).count();
+    d.rhs_evaluations += stepper_.rhs_evaluations() - rhs_before;
+    const std::size_t memory_bytes = store.bytes_per_slot(Level::memory),
+                      disk_bytes = store.bytes_per_slot(Level::disk);
+    d.checkpoint_bytes = counts.peak_level_slots[0] * memory_bytes;
+    d.memory_written = counts.writes[0] * memory_bytes;
+    d.memory_read = counts.reads[0] * memory_bytes;
+    d.disk_written = counts.writes[1] * disk_bytes;
+    d.disk_read = counts.reads[1] * disk_bytes;
+    d.forward_seconds = std::chrono::duration<double>(backend.first_adjoint_step() - started).count();
     d.backward_seconds = seconds_since(started) - d.forward_seconds;
   }
 
@@ -200,14 +312,9 @@ class GradientRun {
   const CheckpointOptions& checkpointing_;
   GradientResult<T>& result_;
   std::size_t n_;
-  CheckpointStore<T, A> store_;
-  StepSequence sequence_;
-  ObservationSteps observations_;
+  IntegrateOptions options_;
 };
 
-}  // namespace detail
-
-namespace detail {
 
 // Reads the value, dJ/dp (plus the path through y0(p)) and dJ/dy0 off a finished sweep.
 template <class Sweep, class T, Model M, class Obj>
@@ -235,7 +342,7 @@ void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const s
   result.dJ_dp.resize(p.size());
   for (std::size_t j = 0; j < p.size(); ++j) result.dJ_dp[j] = sweep.parameter_gradient(j);
   result.value = sweep.value();
-  sweep.check_results(result.value, result.dJ_dp);
+  sweep.check_results(result.value, result.dJ_dp, problem.integrate.t0);
   result.diagnostics.monitor = sweep.growth_report();
   if ((result.diagnostics.nonfinite = sweep.nonfinite())) {
     result.status = IntegrateStatus::non_finite_state;

@@ -13,6 +13,7 @@
 
 #include "adjoint/growth_monitor.hpp"
 #include "adjoint/objective.hpp"
+#include "adjoint/slot_file.hpp"
 #include "solvers/integrate.hpp"
 #include "solvers/integrate_options.hpp"
 #include "solvers/method.hpp"
@@ -33,14 +34,22 @@ struct GradientProblem {
 };
 
 struct CheckpointOptions {
-  // auto: revolve when slots or a memory budget bound what is kept, else store_all.
-  enum class Schedule { automatic, store_all, revolve };
+  // automatic: store_all when nothing bounds memory, or when every step fits the memory
+  // budget; else revolve when the number of steps is known (fixed steps), online when it
+  // is not (adaptive); two_level instead of revolve when a disk budget makes it cheaper.
+  // The diagnostics say which, and why.
+  enum class Schedule { automatic, store_all, revolve, online, two_level };
   Schedule schedule = Schedule::automatic;
-  // revolve: state slots, the initial state's included (>= 1); 0: from `memory`, or 100.
+  // Memory slots, the initial state's included (>= 1); 0: from `memory`, or 100.
   std::size_t slots = 0;
-  // revolve: a budget in bytes for the slots, turned into slots by the engine from its own
-  // bytes per state (0: none). A budget that holds no state is an invalid option.
+  // A budget in bytes for everything the gradient keeps (slots with their place on the
+  // step grid, the monitor's history, the observation list), turned into slots by the
+  // engine (0: none). A budget too small for one slot is an invalid option.
   std::uint64_t memory = 0;
+  // Disk slots (two_level), or a budget in bytes for them, in a file `disk_file` opens.
+  std::size_t disk_slots = 0;
+  std::uint64_t disk = 0;
+  SlotFileOpener disk_file{};
   // float32 halves the memory of the slots; the states restored from them are rounded,
   // so the gradient changes at the level of float precision (double only).
   enum class Storage { float64, float32 };
@@ -60,10 +69,14 @@ struct NonFinite {
 
 struct GradientDiagnostics {
   std::string method, schedule;
+  std::string schedule_reason;  // why `automatic` chose it
+  std::size_t disk_slots = 0;
+  // Slot writes and reads per level (memory, disk), in bytes.
+  std::size_t memory_written = 0, memory_read = 0, disk_written = 0, disk_read = 0;
   std::string derivatives;  // adjoint: how the model's VJPs are taken (hand_written, ...)
   std::size_t steps = 0, slots = 0, peak_slots = 0;
   std::size_t recomputed_steps = 0;  // forward steps outside a step's own adjoint
-  std::size_t sequence_steps = 0;    // adaptive revolve: the solve that fixed the step sequence
+  std::size_t sequence_steps = 0;    // adaptive revolve: the solve that counted the steps
   std::size_t adjoint_steps = 0;
   std::size_t rhs_evaluations = 0, vjp_evaluations = 0;
   std::string storage = "float64";   // of the checkpoint slots

@@ -120,7 +120,7 @@ class Online final : public CheckpointSchedule {
       const Checkpoint& start = kept_.back();
       const std::size_t end = segment_end_;
       segment_end_ = start.step;
-      segment_.emplace(start.step, end, detail::SlotRef{start.slot, Level::memory},
+      segment_.emplace(start.step, end, SlotRef{start.slot, Level::memory},
                        free_.size() + 1, free_, costs_, true);
     }
   }

@@ -18,6 +18,14 @@ namespace {
 
 using Kind = CheckpointAction::Kind;
 
+// Where segment j of `segments` + 1 even segments of `steps` starts (j = segments + 1:
+// the end). steps * j / (segments + 1) without overflow: j <= segments < steps.
+std::size_t segment_start(std::size_t steps, std::size_t segments, std::size_t j) {
+  if (j > segments) return steps;
+  const std::size_t whole = steps / (segments + 1), rest = steps % (segments + 1);
+  return whole * j + rest * j / (segments + 1);
+}
+
 class TwoLevel final : public CheckpointSchedule {
  public:
   TwoLevel(std::size_t steps, std::size_t memory_slots, std::size_t disk_slots)
@@ -47,8 +55,8 @@ class TwoLevel final : public CheckpointSchedule {
       }
       if (reversed_ > segments_) return std::nullopt;
       const std::size_t j = segments_ - reversed_++;  // segment j starts at start(j)
-      const detail::SlotRef slot = j == 0 ? detail::SlotRef{0, Level::memory}
-                                          : detail::SlotRef{j - 1, Level::disk};
+      const SlotRef slot = j == 0 ? SlotRef{0, Level::memory}
+                                          : SlotRef{j - 1, Level::disk};
       segment_.emplace(start(j), start(j + 1), slot, free_.size() + 1, free_, costs_, true);
     }
   }
@@ -57,13 +65,7 @@ class TwoLevel final : public CheckpointSchedule {
   std::string name() const override { return "two_level"; }
 
  private:
-  // Where segment j starts (j = segments + 1: the end).
-  std::size_t start(std::size_t j) const {
-    if (j > segments_) return steps_;
-    // steps * j / (segments + 1) without overflow: j <= segments < steps.
-    const std::size_t whole = steps_ / (segments_ + 1), rest = steps_ % (segments_ + 1);
-    return whole * j + rest * j / (segments_ + 1);
-  }
+  std::size_t start(std::size_t j) const { return segment_start(steps_, segments_, j); }
 
   std::size_t steps_, memory_, disk_, segments_;
   std::vector<std::size_t> free_;
@@ -73,6 +75,19 @@ class TwoLevel final : public CheckpointSchedule {
 };
 
 }  // namespace
+
+std::uint64_t two_level_recomputations(std::size_t steps, std::size_t memory_slots,
+                                       std::size_t disk_slots) {
+  // The first sweep to the last disk checkpoint, then each segment by revolve.
+  const std::size_t segments = steps > 1 ? std::min(disk_slots, steps - 1) : 0;
+  detail::BinomialCost costs;
+  std::uint64_t total = segment_start(steps, segments, segments);
+  for (std::size_t j = 0; j <= segments; ++j)
+    total += costs.cost(segment_start(steps, segments, j + 1) -
+                            segment_start(steps, segments, j),
+                        memory_slots);
+  return total;
+}
 
 std::unique_ptr<CheckpointSchedule> two_level_schedule(std::size_t steps,
                                                        std::size_t memory_slots,

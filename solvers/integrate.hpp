@@ -14,6 +14,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "solvers/adaptive_grid.hpp"
 #include "solvers/integrate_options.hpp"
 #include "solvers/step_controller.hpp"
 #include "solvers/step_grid.hpp"
@@ -121,7 +122,7 @@ class Integration {
         if (grid.at_stop() && !every_step_) observe_(step.t_next, static_cast<const T*>(y));
       }
       if (grid.too_many_steps())
-        return finish(IntegrateStatus::max_steps_reached, grid.segment_start(), steps,
+        return finish(IntegrateStatus::max_steps_reached, grid.failed_at(), steps,
                       "the fixed step needs more than max_steps steps");
       return finish(IntegrateStatus::success, options_.t1, steps, "");
     });
@@ -129,55 +130,37 @@ class Integration {
 
   IntegrateResult run_adaptive() {
     const StepperTraits traits = stepper_.traits();
-    PIController controller(std::min(traits.order, traits.embedded_order) + 1);
+    const AdaptiveGrid grid(options_, std::min(traits.order, traits.embedded_order) + 1);
     typename A::template vector<T> error(n_);
     T* const next = next_.data();
-    double t = options_.t0;
     std::size_t steps = 0;
     double h = options_.initial_step;
-    if (h == 0.0) h = initial_step(stepper_, t, options_.t1 - t, y_, p_, options_, traits.order);
-    h = std::min(h, options_.max_step);
-    for (double stop : stop_times(options_)) {
-      while (t < stop) {
-        // Rejected attempts count too, so that a run can never loop for ever.
-        if (steps + rejected_steps_ >= options_.max_steps)
-          return finish(IntegrateStatus::max_steps_reached, t, steps,
-                        "max_steps reached (accepted and rejected steps)");
-        const double min_step =
-            std::max(options_.min_step, 16.0 * 2.2e-16 * std::max(1.0, std::abs(t)));
-        if (!(h >= min_step)) {  // also catches a NaN step size
-          if (failed_component_ != kNone) return non_finite(last_attempt_, steps);
-          return finish(IntegrateStatus::step_size_too_small, t, steps,
-                        "step size " + std::to_string(h) + " fell below the minimum");
-        }
-        // Land exactly on the stop; stretch by up to 1% rather than leave a sliver.
-        const bool lands = t + 1.01 * h >= stop;
-        const StepInterval step =
-            lands ? StepInterval{t, stop - t, stop} : StepInterval{t, h, t + h};
-        stepper_.step(step, y_, p_, next, error.data());
-        last_attempt_ = step;
-        const double norm = error_norm<A>(n_, static_cast<const T*>(error.data()), y_, next,
-                                          options_.rtol, options_.atol);
-        // A non-finite attempt is rejected like any other; if the step size then
-        // collapses, the failure is reported as the non-finite value it was.
-        const std::size_t bad = first_non_finite<A>(n_, static_cast<const T*>(next));
-        failed_component_ = bad < n_ ? bad : kNone;
-        const double factor = controller.factor(norm);
-        if (norm <= 1.0) {
-          if (!accept(step, steps, y_, next, every_step_)) return non_finite(step, steps);
-          t = step.t_next;
-          // A step shortened to land keeps the earlier proposal if that was longer.
-          h = lands ? std::max(h, step.h * factor) : step.h * factor;
-        } else {
-          stepper_.reject();
+    if (h == 0.0)
+      h = initial_step(stepper_, options_.t0, options_.t1 - options_.t0, y_, p_, options_,
+                       traits.order);
+    AdaptiveState state = grid.start(h);
+    StepInterval tried;
+    while (!grid.done(state)) {
+      const double stop = grid.stop(state);
+      switch (grid.attempt(stepper_, state, y_, p_, next, error.data(), tried, failed_component_)) {
+        case AdaptiveGrid::Outcome::accepted:
+          if (!accept(tried, steps, y_, next, every_step_)) return non_finite(tried, steps);
+          if (tried.t_next == stop && !every_step_) observe_(stop, static_cast<const T*>(y_));
+          break;
+        case AdaptiveGrid::Outcome::rejected:
           ++rejected_steps_;
-          h = step.h * factor;
-        }
-        h = std::min(h, options_.max_step);
+          break;
+        case AdaptiveGrid::Outcome::max_steps:
+          return finish(IntegrateStatus::max_steps_reached, state.t, steps,
+                        "max_steps reached (accepted and rejected steps)");
+        case AdaptiveGrid::Outcome::step_too_small:
+          return finish(IntegrateStatus::step_size_too_small, state.t, steps,
+                        "step size " + std::to_string(state.h) + " fell below the minimum");
+        case AdaptiveGrid::Outcome::non_finite:
+          return non_finite(tried, steps);
       }
-      if (!every_step_) observe_(stop, static_cast<const T*>(y_));
     }
-    return finish(IntegrateStatus::success, t, steps, "");
+    return finish(IntegrateStatus::success, state.t, steps, "");
   }
 
   // Moves the step's result (in next) into y; false if it is not finite.
@@ -234,9 +217,8 @@ class Integration {
   typename A::template vector<T> next_;
   const bool every_step_;
   const std::size_t rhs_before_;
-  static constexpr std::size_t kNone = std::size_t(-1);
+  static constexpr std::size_t kNone = AdaptiveGrid::kNone;
   std::size_t rejected_steps_ = 0, failed_component_ = kNone;
-  StepInterval last_attempt_;  // adaptive: the last step tried
 };
 
 inline std::optional<IntegrateResult> invalid(const IntegrateOptions& options, bool adaptive) {

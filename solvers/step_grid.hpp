@@ -38,63 +38,75 @@ inline StepInterval uniform_step(double t_start, double h, std::size_t k) {
   return {t_start + double(k) * h, h, t_start + double(k + 1) * h};
 }
 
-// The fixed-step grid of some options, walked step by step:
+// The fixed-step grid of some options: its segments (between two stops) are worked out
+// once, then steps are had in order or by index, with the same arithmetic.
 //   FixedGrid grid(options);
 //   for (StepInterval step; grid.next(step);) { ... grid.at_stop() ... }
 //   if (grid.too_many_steps()) ...   // more than options.max_steps steps in all
+//   grid.at(n)                        // step n
 class FixedGrid {
  public:
-  explicit FixedGrid(const IntegrateOptions& options)
-      : stops_(stop_times(options)), step_(options.step), budget_(options.max_steps),
-        t_start_(options.t0) {}
-
-  // The next step into `step`; false when the grid is done (or too long).
-  BACKSWEEP_INLINE bool next(StepInterval& step) {
-    if (k_ == count_ && !next_segment()) return false;
-    step = ++k_ < count_ ? uniform_step(t_start_, h_, k_ - 1)
-                         : StepInterval{t_start_ + double(k_ - 1) * h_, h_, stops_[stop_]};
-    return true;
-  }
-  // How many steps the whole grid takes (0 when more than options.max_steps).
-  std::size_t size() const {
-    double t = t_start_;
-    std::size_t total = 0;
-    for (double stop : stops_) {
-      const std::size_t count = even_step_count(stop - t, step_, budget_ - total);
-      if (count == 0) return 0;
-      total += count;
-      t = stop;
+  explicit FixedGrid(const IntegrateOptions& options) {
+    double t_start = options.t0;
+    std::size_t first = 0;
+    for (double stop : stop_times(options)) {
+      const std::size_t count = even_step_count(stop - t_start, options.step, options.max_steps - first);
+      if (count == 0) {
+        too_many_ = true;
+        failed_at_ = t_start;
+        break;
+      }
+      segments_.push_back({first, count, t_start, (stop - t_start) / double(count), stop});
+      first += count;
+      t_start = stop;
     }
-    return total;
+  }
+
+  // How many steps the grid takes (0 when more than options.max_steps).
+  std::size_t size() const {
+    return too_many_ || segments_.empty() ? 0 : segments_.back().first + segments_.back().count;
+  }
+  bool too_many_steps() const { return too_many_; }
+  // Where the segment that needs too many steps starts.
+  double failed_at() const { return failed_at_; }
+
+  // Step n (< size()).
+  StepInterval at(std::size_t n) const {
+    std::size_t i = segment_;
+    if (!(n >= segments_[i].first && n < segments_[i].first + segments_[i].count)) {
+      i = std::size_t(std::upper_bound(segments_.begin(), segments_.end(), n,
+                                       [](std::size_t m, const Segment& s) { return m < s.first; }) -
+                      segments_.begin()) - 1;
+      segment_ = i;  // steps are asked for in runs: the next is likely in the same segment
+    }
+    const Segment& s = segments_[i];
+    const std::size_t k = n - s.first;
+    return k + 1 < s.count ? uniform_step(s.t_start, s.h, k)
+                           : StepInterval{s.t_start + double(k) * s.h, s.h, s.stop};
+  }
+
+  // The next step in order into `step`; false when the grid is done (or too long).
+  BACKSWEEP_INLINE bool next(StepInterval& step) {
+    if (walked_ == size()) return false;
+    step = at(walked_++);
+    return true;
   }
   // Whether the step `next` gave last ends on a stop (an output time or t1).
-  bool at_stop() const { return k_ == count_; }
-  bool too_many_steps() const { return too_many_; }
-  // Where the current segment (between two stops) starts.
-  double segment_start() const { return t_start_; }
-
- private:
-  bool next_segment() {
-    if (count_ > 0) t_start_ = stops_[stop_++];
-    if (stop_ == stops_.size()) return false;
-    const double span = stops_[stop_] - t_start_;
-    count_ = even_step_count(span, step_, budget_ - taken_);
-    if (count_ == 0) {
-      too_many_ = true;
-      return false;
-    }
-    taken_ += count_;
-    h_ = span / double(count_);
-    k_ = 0;
-    return true;
+  bool at_stop() const {
+    const Segment& s = segments_[segment_];
+    return walked_ == s.first + s.count;
   }
 
-  std::vector<double> stops_;
-  double step_;
-  std::size_t budget_, taken_ = 0;
-  std::size_t stop_ = 0, count_ = 0, k_ = 0;
-  double t_start_, h_ = 0.0;
+ private:
+  struct Segment {
+    std::size_t first, count;  // its first step's index, and how many
+    double t_start, h, stop;
+  };
+  std::vector<Segment> segments_;
+  mutable std::size_t segment_ = 0;
+  std::size_t walked_ = 0;
   bool too_many_ = false;
+  double failed_at_ = 0.0;
 };
 
 // The accepted steps of a solve, n = 0 .. N-1: what the backward sweep replays. Step

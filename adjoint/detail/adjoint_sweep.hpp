@@ -1,16 +1,16 @@
 #pragma once
 // The backward sweep of one gradient: it seeds lambda_N from the objective, reverses steps
 // with the stepper's exact reverse (lambda_n, mu_n from y_n and lambda_{n+1}), adds the
-// observation terms at their steps, accumulates dJ/dp with compensated sums, and feeds
-// the growth monitor. It is also the backend a checkpoint schedule runs against
-// (schedule_executor.hpp): advance, store, restore, adjoint_step.
+// observation terms at their times, accumulates dJ/dp with compensated sums, and feeds the
+// growth monitor. Whoever drives it (store-all's loop, or a schedule's backend) hands it
+// each step's interval and state, last step first.
 #include <chrono>
 #include <cmath>
 #include <cstddef>
 #include <optional>
+#include <utility>
 #include <vector>
 
-#include "adjoint/checkpoint_store.hpp"
 #include "adjoint/detail/scalar_gradient.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "solvers/stepper.hpp"
@@ -23,48 +23,25 @@ class AdjointSweep {
   using T = typename S::scalar_type;
   using A = typename S::algebra_type;
 
-  AdjointSweep(S& stepper, const GradientProblem<M, Obj>& problem, const StepSequence& sequence,
-               const ObservationSteps& observations, const std::vector<T>& p,
-               CheckpointStore<T, A>& store)
-      : stepper_(stepper), problem_(problem), sequence_(sequence), observations_(observations),
-        p_(p), store_(store), n_(stepper.state_size()),
-        n_user_(backsweep::state_size(problem.model)), np_(p.size()), current_(n_), next_(n_),
-        lambda_(n_, T(0)), step_mu_(np_), mu_(np_), grad_y_(n_user_), grad_p_(np_),
-        scalar_(n_user_, np_), next_observation_(observations.step.size()),
-        monitor_(problem.monitor, sequence.t_start(), sequence.t_end(), sequence.size()) {}
-
-  // The executor's backend. The state at step 0 must be set first.
-  void set_current(const T* y) { copy<A>(n_, y, current_.data()); }
-  void advance(std::size_t from, std::size_t to) {
-    for (std::size_t n = from; n < to && !nonfinite_; ++n) {
-      const StepInterval step = sequence_[n];
-      stepper_.step(step, current_.data(), p_.data(), next_.data());
-      stepper_.accept();  // consecutive steps share a first-same-as-last slope
-      std::swap(current_, next_);
-      check_finite(current_.data(), "forward", n + 1, step.t_next);
-    }
-  }
-  void store(std::size_t slot, Level, std::size_t) { store_.put(slot, current_.data()); }
-  void restore(std::size_t slot, Level, std::size_t) {
-    copy<A>(n_, store_.get(slot, next_.data()), current_.data());
-    stepper_.restart();
-  }
-  bool at_end() const { return false; }  // the sequence is known: N is
-  void adjoint_step(std::size_t n) {
-    if (n + 1 == sequence_.size()) {
-      first_adjoint_step_ = std::chrono::steady_clock::now();
-      stepper_.restart();
-      stepper_.step(sequence_[n], current_.data(), p_.data(), next_.data());
-      check_finite(next_.data(), "forward", n + 1, sequence_.t_end());
-      seed(next_.data());
-    }
-    reverse_step(n, current_.data());
+  // `steps`, when known, spaces the monitor's history from the start.
+  AdjointSweep(S& stepper, const GradientProblem<M, Obj>& problem, const std::vector<T>& p,
+               double t_start, double t_end, std::size_t steps)
+      : stepper_(stepper), problem_(problem), p_(p), n_(stepper.state_size()),
+        n_user_(backsweep::state_size(problem.model)), np_(p.size()), lambda_(n_, T(0)),
+        step_mu_(np_), mu_(np_), grad_y_(n_user_), grad_p_(np_), scalar_(n_user_, np_),
+        monitor_(problem.monitor, t_start, t_end, steps) {
+    for (std::size_t k = 0; k < problem.objective.observation_times.size(); ++k)
+      observations_.emplace_back(problem.objective.observation_times[k], k);
+    std::stable_sort(observations_.begin(), observations_.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
+    next_observation_ = observations_.size();
   }
 
   // lambda_N, and the value, from the terminal term, the quadrature and the observations
   // at t_N.
-  void seed(const T* y_end) {
-    if (nonfinite_) return;
+  void seed(const T* y_end, double t_end) {
+    if (seeded_ || nonfinite_) return;
+    seeded_ = true;
     fill<A>(n_, T(0), lambda_.data());
     if constexpr (Obj::has_terminal) {
       value_ += terminal_gradient(problem_.objective.terminal, scalar_, y_end, p_.data(),
@@ -75,31 +52,50 @@ class AdjointSweep {
       value_ += y_end[n_user_];
       lambda_[n_user_] = T(1);
     }
-    add_observations(sequence_.size(), y_end);
+    add_observations(t_end, y_end);
   }
+  bool seeded() const { return seeded_; }
 
-  // Reverses step n from its state y_n: lambda_{n+1} -> lambda_n, dJ/dp += mu_n.
-  BACKSWEEP_INLINE void reverse_step(std::size_t n, const T* y) {
+  // Reverses `step` (step n) from its state y_n: lambda_{n+1} -> lambda_n, dJ/dp += mu_n.
+  BACKSWEEP_INLINE void reverse_step(std::size_t n, const StepInterval& step, const T* y) {
     if (nonfinite_) return;  // nothing after the first NaN is meaningful
-    stepper_.reverse(sequence_[n], y, p_.data(), lambda_.data(), step_mu_.data());
-    after_reverse(n, y);
+    stepper_.reverse(step, y, p_.data(), lambda_.data(), step_mu_.data());
+    after_reverse(n, step, y);
   }
   // The same from the step's record (its first stage value is y_n).
-  BACKSWEEP_INLINE void reverse_recorded(std::size_t n, const T* record)
+  BACKSWEEP_INLINE void reverse_recorded(std::size_t n, const StepInterval& step, const T* record)
     requires RecordingStepper<S>
   {
     if (nonfinite_) return;
-    stepper_.reverse_recorded(sequence_[n], record, p_.data(), lambda_.data(), step_mu_.data());
-    after_reverse(n, record);
+    stepper_.reverse_recorded(step, record, p_.data(), lambda_.data(), step_mu_.data());
+    after_reverse(n, step, record);
+  }
+
+  // A forward state: a NaN or Inf in it ends the gradient (reported as state `step`).
+  void check_forward(const T* y, std::size_t step, double t) { check_finite(y, "forward", step, t); }
+
+  T value() const { return value_; }
+  const T* lambda() const { return lambda_.data(); }
+  T parameter_gradient(std::size_t j) const { return mu_.total(j); }
+  void add_parameter_gradient(std::size_t j, const T& x) { mu_.add(j, x); }
+  const std::optional<NonFinite>& nonfinite() const { return nonfinite_; }
+  GrowthReport growth_report() const { return monitor_.report(); }
+
+  // A NaN that reached only the value or dJ/dp is reported too (as backward, step 0).
+  void check_results(const T& value, const std::vector<T>& dJ_dp, double t_start) {
+    if (nonfinite_) return;
+    std::vector<T> all(dJ_dp);
+    all.push_back(value);
+    const std::size_t component = first_non_finite<A>(all.size(), all.data());
+    if (component < all.size()) nonfinite_ = NonFinite{"backward", 0, component, t_start};
   }
 
  private:
-  BACKSWEEP_INLINE void after_reverse(std::size_t n, const T* y) {
-    const StepInterval step = sequence_[n];
+  BACKSWEEP_INLINE void after_reverse(std::size_t n, const StepInterval& step, const T* y) {
     // One compensated addition per step: the few stage terms of a step are alike in
     // size; it is the long sum over steps that loses digits.
     mu_.add(stepper_.param_size(), step_mu_.data());
-    add_observations(n, y);
+    add_observations(step.t, y);
     check_finite(lambda_.data(), "backward", n, step.t);
     // Sizes from the stepper and the model: compile-time constants for small models.
     monitor_.template record<A>(step.t, lambda_.data(), backsweep::state_size(problem_.model), [&] {
@@ -112,33 +108,14 @@ class AdjointSweep {
     });
   }
 
- public:
-  T value() const { return value_; }
-  const T* lambda() const { return lambda_.data(); }
-  T parameter_gradient(std::size_t j) const { return mu_.total(j); }
-  void add_parameter_gradient(std::size_t j, const T& x) { mu_.add(j, x); }
-  const std::optional<NonFinite>& nonfinite() const { return nonfinite_; }
-  GrowthReport growth_report() const { return monitor_.report(); }
-  // When the executor's first adjoint step began: the forward sweep's end.
-  std::chrono::steady_clock::time_point first_adjoint_step() const { return first_adjoint_step_; }
-
-  // A NaN that reached only the value or dJ/dp is reported too (as backward, step 0).
-  void check_results(const T& value, const std::vector<T>& dJ_dp) {
-    if (nonfinite_) return;
-    std::vector<T> all(dJ_dp);
-    all.push_back(value);
-    const std::size_t component = first_non_finite<A>(all.size(), all.data());
-    if (component < all.size()) nonfinite_ = NonFinite{"backward", 0, component, sequence_.t_start()};
-  }
-
- private:
-  // Observation terms at `step`, walked backward with a cursor.
-  void add_observations(std::size_t step, const T* y) {
+  // Observation terms at time t (the steps land on them exactly), walked backward.
+  void add_observations(double t, const T* y) {
     if constexpr (Obj::has_observation) {
       const auto& l = problem_.objective.observation;
-      for (; next_observation_ > 0 && observations_.step[next_observation_ - 1] == step;
+      for (; next_observation_ > 0 && observations_[next_observation_ - 1].first >= t;
            --next_observation_) {
-        const std::size_t k = observations_.term[next_observation_ - 1];
+        if (observations_[next_observation_ - 1].first != t) continue;  // not on the grid
+        const std::size_t k = observations_[next_observation_ - 1].second;
         value_ += observation_gradient(l, scalar_, k, y, p_.data(), grad_y_.data(), grad_p_.data());
         accumulate();
       }
@@ -160,20 +137,18 @@ class AdjointSweep {
 
   S& stepper_;
   const GradientProblem<M, Obj>& problem_;
-  const StepSequence& sequence_;
-  const ObservationSteps& observations_;
   const std::vector<T>& p_;
-  CheckpointStore<T, A>& store_;
   std::size_t n_, n_user_, np_;
-  typename A::template vector<T> current_, next_, lambda_, step_mu_;
+  typename A::template vector<T> lambda_, step_mu_;
   CompensatedSum<T, A> mu_;
   std::vector<T> grad_y_, grad_p_;
   ScalarGradient<T> scalar_;
+  std::vector<std::pair<double, std::size_t>> observations_;  // (time, term), by time
   std::size_t next_observation_;
   GrowthMonitor monitor_;
   T value_{0};
+  bool seeded_ = false;
   std::optional<NonFinite> nonfinite_;
-  std::chrono::steady_clock::time_point first_adjoint_step_;
 };
 
 }  // namespace backsweep::detail

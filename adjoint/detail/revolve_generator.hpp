@@ -12,12 +12,6 @@
 
 namespace backsweep::detail {
 
-struct SlotRef {
-  std::size_t index = 0;
-  Level level = Level::memory;
-  bool operator==(const SlotRef&) const = default;
-};
-
 class RevolveGenerator {
  public:
   // Reverses steps [a, b) from the state at a, held in `start`, with `slots` slots in all:
