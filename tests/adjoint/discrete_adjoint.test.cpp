@@ -234,6 +234,89 @@ struct Blows {  // y' = y^2 from y = 1: infinite at t = 1
 };
 }  // namespace
 
+namespace {
+// Disk slots kept in memory: the engine's side of two-level checkpointing, without HDF5
+// (io/ has the file, tested there).
+struct SlotsInMemory : SlotFile {
+  std::size_t width;
+  std::vector<double> values;
+  std::size_t *writes, *reads;
+  SlotsInMemory(std::size_t slots, std::size_t w, std::size_t* wr, std::size_t* rd)
+      : width(w), values(slots * w), writes(wr), reads(rd) {}
+  void write(std::size_t slot, const double* v) override {
+    std::copy(v, v + width, values.begin() + std::ptrdiff_t(slot * width));
+    ++*writes;
+  }
+  void read(std::size_t slot, double* v) override {
+    std::copy(values.begin() + std::ptrdiff_t(slot * width),
+              values.begin() + std::ptrdiff_t((slot + 1) * width), v);
+    ++*reads;
+  }
+};
+}  // namespace
+
+TEST_CASE("bitwise across every schedule and budget: store-all, revolve, online, two levels") {
+  using Schedule = CheckpointOptions::Schedule;
+  const models::VanDerPol model;
+  for (bool adaptive : {false, true}) {
+    CAPTURE(adaptive);
+    auto problem = make_problem(model, adaptive ? tableaux::dopri5 : tableaux::rk4, adaptive);
+    if (adaptive) problem.integrate.initial_step = 0.5;  // rejected at first
+    const auto reference = gradient<double>(problem, problem.y0, problem.p);
+    REQUIRE(reference.ok());
+    std::size_t writes = 0, reads = 0;
+    std::vector<CheckpointOptions> runs;
+    for (std::size_t slots : {1u, 2u, 5u, 40u}) runs.push_back({Schedule::revolve, slots});
+    for (std::size_t slots : {1u, 2u, 3u, 7u, 50u, 1000u}) runs.push_back({Schedule::online, slots});
+    for (std::size_t memory : {1u, 2u})
+      for (std::size_t disk : {1u, 3u, 17u}) {
+        CheckpointOptions two{Schedule::two_level, memory};
+        two.disk_slots = disk;
+        two.disk_file = [&](std::size_t slots, std::size_t width) {
+          return std::make_unique<SlotsInMemory>(slots, width, &writes, &reads);
+        };
+        runs.push_back(two);
+      }
+    for (std::uint64_t memory : {200'000u, 400'000u, 4'000'000u}) {
+      CheckpointOptions budget;
+      budget.memory = memory;
+      runs.push_back(budget);
+    }
+    for (const CheckpointOptions& options : runs) {
+      const auto result = gradient<double>(problem, problem.y0, problem.p, options);
+      CAPTURE(result.diagnostics.schedule);
+      CAPTURE(result.diagnostics.slots);
+      CAPTURE(result.diagnostics.disk_slots);
+      CAPTURE(result.message);
+      REQUIRE(result.ok());
+      CHECK(result.value == reference.value);
+      CHECK(result.dJ_dp == reference.dJ_dp);
+      CHECK(result.dJ_dy0 == reference.dJ_dy0);
+      CHECK(result.diagnostics.adjoint_steps == reference.diagnostics.steps);
+      if (result.diagnostics.schedule == "online") CHECK(result.diagnostics.sequence_steps == 0);
+    }
+    // The disk level was used, and every disk write of a two-level run was read back.
+    CHECK(writes > 0);
+    CHECK(reads >= writes);
+  }
+}
+
+TEST_CASE("online checkpointing of adaptive steps: no solve to count them, 13 RHS a step at most") {
+  // dopri5 is FSAL: 6 new slopes per accepted step forward; backward each step is restored
+  // from a slot that knows its accepted size, so its 5 needed slopes are all it takes.
+  const models::VanDerPol model;
+  const auto problem = make_problem(model, tableaux::dopri5, true);
+  const auto result = gradient<double>(problem, problem.y0, problem.p,
+                                       {CheckpointOptions::Schedule::online, 100'000});
+  REQUIRE(result.ok());
+  const auto& d = result.diagnostics;
+  CHECK(d.schedule == "online");
+  CHECK(d.sequence_steps == 0);
+  const double per_step = double(d.rhs_evaluations) / double(d.steps);
+  MESSAGE("online, ample slots, adaptive dopri5: " << per_step << " RHS evaluations per step");
+  CHECK(per_step <= 13.0);
+}
+
 TEST_CASE("a NaN in the forward solve is reported alike by every schedule") {
   using Obj = Objective<Terminal>;
   const Blows model;
