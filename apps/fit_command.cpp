@@ -30,7 +30,7 @@ const char* const kFitHelp = R"(Config keys read by fit, besides those of simula
                  starts (5, Latin hypercube in scaled space), seed (1),
                  gradient = auto | adjoint | tangent (auto: tangent when the states
                  and parameters number at most 8, else adjoint)
-  [checkpointing] schedule, slots, memory, storage: as for gradient
+  [checkpointing] schedule, slots, memory, disk, storage: as for gradient
 Prints a line per improving iteration, then the fitted parameters with standard errors
 (--json: one JSON object on stdout), and writes <output.dir>/fit.h5,
 fit_trajectories.csv and fit_residuals.csv.

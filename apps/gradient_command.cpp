@@ -8,7 +8,6 @@
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "adjoint/forward_tangent.hpp"
-#include "adjoint/schedule_executor.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
@@ -30,11 +29,16 @@ const char* const kGradientHelp = R"(Config keys read by gradient, besides those
                  initial     also dJ/d(initial state) (default true)
                  mode        auto | adjoint | tangent (auto: tangent when the states and
                              parameters number at most 8, one Dual chunk; else adjoint)
-  [checkpointing] schedule   auto | store_all | revolve (auto: revolve when slots or memory
-                             is given, else store_all)
-                 slots       revolve state slots, the initial state's included (default 100)
-                 memory      or a budget for them, e.g. "64MiB" (the engine turns it into
-                             slots from its own bytes per state)
+  [checkpointing] schedule   auto | store_all | revolve | online | two_level (auto:
+                             store_all when nothing bounds memory or every step fits the
+                             memory budget; else revolve for fixed steps, online for
+                             adaptive ones; two_level when a disk budget costs fewer
+                             recomputations; the diagnostics say which and why)
+                 slots       memory slots, the initial state's included (default 100)
+                 memory      or a budget for everything the gradient keeps, e.g. "64MiB"
+                             (slots, their place on the step grid, the monitor's history)
+                 disk        a budget for disk slots, e.g. "2GiB": an HDF5 file in
+                             output.dir, removed when the run ends or is stopped
                  storage     float64 (default) | float32: half the memory, rounded states
   [monitor]      tolerance   relative accuracy the gradient must keep (default 1e-6): growth
                              of the adjoint beyond 1/tolerance is chaotic_divergence
@@ -64,7 +68,9 @@ nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string&
                       {"derivatives", d.derivatives.empty() ? nlohmann::json() : nlohmann::json(d.derivatives)},
                       {"steps", d.steps},
                       {"schedule", d.schedule},
+                      {"schedule_reason", d.schedule_reason},
                       {"slots", d.slots},
+                      {"disk_slots", d.disk_slots},
                       {"peak_slots", d.peak_slots},
                       {"recomputed_steps", d.recomputed_steps},
                       {"sequence_steps", d.sequence_steps},
@@ -73,6 +79,8 @@ nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string&
                       {"vjp_evaluations", d.vjp_evaluations},
                       {"storage", d.storage},
                       {"checkpoint_bytes", d.checkpoint_bytes},
+                      {"bytes_written", {{"memory", d.memory_written}, {"disk", d.disk_written}}},
+                      {"bytes_read", {{"memory", d.memory_read}, {"disk", d.disk_read}}},
                       {"forward_seconds", d.forward_seconds},
                       {"backward_seconds", d.backward_seconds},
                       {"nonfinite", nullptr},
@@ -162,37 +170,6 @@ int run_gradient(const std::string& config_path, bool json) {
                      .dump()
               << '\n';
   }
-  return kExitOk;
-}
-
-int run_plan(std::size_t steps, std::size_t slots, bool json) {
-  if (steps == 0 || slots == 0) {
-    std::cerr << "error: --steps and --slots must be at least 1\n";
-    return kExitBadInput;
-  }
-  // Counted by running the schedule, not taken from the formula.
-  struct Counter {
-    void advance(std::size_t, std::size_t) {}
-    void store(std::size_t, Level, std::size_t) {}
-    void restore(std::size_t, Level, std::size_t) {}
-    void adjoint_step(std::size_t) {}
-    bool at_end() const { return false; }
-  } counter;
-  const auto schedule = revolve_schedule(steps, slots);
-  const ScheduleCounts counts = execute_schedule(*schedule, counter);
-  const double ratio = double(counts.recomputed_steps) / double(steps);
-  std::cerr << "revolve: " << steps << " steps with " << slots << " slots: "
-            << counts.recomputed_steps << " forward steps (" << ratio
-            << " forward sweeps), peak " << counts.peak_slots << " slots, minimum "
-            << revolve_min_recomputations(steps, slots) << '\n';
-  if (json)
-    std::cout << nlohmann::json{{"steps", steps},
-                                {"slots", slots},
-                                {"recomputed_steps", counts.recomputed_steps},
-                                {"peak_slots", counts.peak_slots},
-                                {"ratio", ratio}}
-                     .dump()
-              << '\n';
   return kExitOk;
 }
 

@@ -8,8 +8,6 @@ namespace backsweep::apps {
 // forward tangent. Returns the process exit code.
 int run_gradient(const std::string& config_path, bool json);
 
-// `backsweep plan --steps N --slots S [--json]`: the revolve schedule's counts.
-int run_plan(std::size_t steps, std::size_t slots, bool json);
 
 extern const char* const kGradientHelp;
 

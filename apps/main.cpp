@@ -8,6 +8,7 @@
 #include "apps/fit_command.hpp"
 #include "apps/gradient_command.hpp"
 #include "apps/lyapunov_command.hpp"
+#include "apps/plan_command.hpp"
 #include "apps/simulate_command.hpp"
 
 int main(int argc, char** argv) {
@@ -37,10 +38,14 @@ int main(int argc, char** argv) {
   lyapunov->add_flag("--json", json, "print one JSON object with the results on stdout");
   lyapunov->footer(kLyapunovHelp);
 
-  std::size_t steps = 0, slots = 0;
-  CLI::App* plan = app.add_subcommand("plan", "counts of the optimal revolve checkpoint schedule");
-  plan->add_option("--steps", steps, "number of time steps N")->required();
-  plan->add_option("--slots", slots, "state slots s, the initial state's included")->required();
+  PlanRequest request;
+  CLI::App* plan = app.add_subcommand("plan", "counts of a checkpoint schedule, per storage level");
+  plan->add_option("--steps", request.steps, "number of time steps N")->required();
+  plan->add_option("--slots", request.slots, "memory slots, the initial state's included")->required();
+  plan->add_option("--disk-slots", request.disk_slots, "disk slots (two_level)");
+  plan->add_option("--schedule", request.schedule,
+                   "auto (two_level with disk slots, else revolve) | revolve | online | two_level");
+  plan->add_option("--state-bytes", request.state_bytes, "bytes of one state, for the volumes (8)");
   plan->add_flag("--json", json, "print one JSON object on stdout");
 
   try {
@@ -53,6 +58,6 @@ int main(int argc, char** argv) {
   if (*gradient) return run_gradient(config, json);
   if (*fit) return run_fit(config, json);
   if (*lyapunov) return run_lyapunov(config, json);
-  if (*plan) return run_plan(steps, slots, json);
+  if (*plan) return run_plan(request, json);
   return kExitBadInput;
 }

@@ -101,7 +101,7 @@ GradientConfig load_gradient_config(const std::string& path) {
   config.scope = expression_scope(config.simulate);
   read_objective(root, config);
   read_gradient(root, config);
-  config.checkpointing = detail::read_checkpointing(root);
+  config.checkpointing = detail::read_checkpointing(root, config.simulate.output_dir);
   read_monitor(root, config);
   return config;
 }

@@ -20,11 +20,17 @@ void write_diagnostics(hid_t file, const GradientDiagnostics& d) {
   Hdf5Handle group = detail::create_group(file, "diagnostics");
   detail::write_string_attribute(group, "method", d.method);
   detail::write_string_attribute(group, "schedule", d.schedule);
+  detail::write_string_attribute(group, "schedule_reason", d.schedule_reason);
   detail::write_string_attribute(group, "storage", d.storage);
   if (!d.derivatives.empty()) detail::write_string_attribute(group, "derivatives", d.derivatives);
   const std::pair<const char*, double> counts[] = {
       {"steps", double(d.steps)},
       {"slots", double(d.slots)},
+      {"disk_slots", double(d.disk_slots)},
+      {"memory_bytes_written", double(d.memory_written)},
+      {"memory_bytes_read", double(d.memory_read)},
+      {"disk_bytes_written", double(d.disk_written)},
+      {"disk_bytes_read", double(d.disk_read)},
       {"peak_slots", double(d.peak_slots)},
       {"recomputed_steps", double(d.recomputed_steps)},
       {"sequence_steps", double(d.sequence_steps)},

@@ -1,28 +1,41 @@
 #include "io/detail/checkpointing_section.hpp"
 
 #include "adjoint/checkpoint_schedule.hpp"
+#include "io/checkpoint_file.hpp"
 
 namespace backsweep::detail {
 
-CheckpointOptions read_checkpointing(const TomlSection& root) {
+CheckpointOptions read_checkpointing(const TomlSection& root, const std::string& output_dir) {
+  using Schedule = CheckpointOptions::Schedule;
   CheckpointOptions options;
   const auto section = root.subsection("checkpointing");
   if (!section) return options;
-  section->reject_unknown_keys({"schedule", "slots", "memory", "storage"});
+  section->reject_unknown_keys({"schedule", "slots", "memory", "disk", "storage"});
   const std::string schedule = section->string("schedule", "auto");
-  if (schedule == "store_all") options.schedule = CheckpointOptions::Schedule::store_all;
-  else if (schedule == "revolve") options.schedule = CheckpointOptions::Schedule::revolve;
-  else if (schedule != "auto") section->fail("schedule", "must be auto, store_all or revolve");
+  if (schedule == "store_all") options.schedule = Schedule::store_all;
+  else if (schedule == "revolve") options.schedule = Schedule::revolve;
+  else if (schedule == "online") options.schedule = Schedule::online;
+  else if (schedule == "two_level") options.schedule = Schedule::two_level;
+  else if (schedule != "auto")
+    section->fail("schedule", "must be auto, store_all, revolve, online or two_level");
   options.slots = section->count("slots", 0);
   if (section->has("slots") && options.slots == 0) section->fail("slots", "must be at least 1");
-  if (section->has("memory")) {
-    if (section->has("slots")) section->fail("memory", "give either slots or memory, not both");
-    if (!parse_byte_size(section->string("memory", ""), options.memory) || options.memory == 0)
-      section->fail("memory", "must be a size such as \"64MiB\" or \"2GiB\"");
-  }
-  if (options.schedule == CheckpointOptions::Schedule::store_all &&
-      (options.slots || options.memory))
-    section->fail("schedule", "store_all keeps every state: slots and memory are for revolve");
+  auto size = [&](const char* key, std::uint64_t& bytes) {
+    if (!section->has(key)) return;
+    if (!parse_byte_size(section->string(key, ""), bytes) || bytes == 0)
+      section->fail(key, "must be a size such as \"64MiB\" or \"2GiB\"");
+  };
+  size("memory", options.memory);
+  size("disk", options.disk);
+  if (options.memory && options.slots) section->fail("memory", "give either slots or memory, not both");
+  if (options.schedule == Schedule::store_all && (options.slots || options.memory || options.disk))
+    section->fail("schedule", "store_all keeps every step: slots, memory and disk are for the others");
+  if (options.schedule == Schedule::two_level && !options.disk)
+    section->fail("schedule", "two_level needs a disk budget, such as disk = \"1GiB\"");
+  if (options.disk && options.schedule != Schedule::two_level &&
+      options.schedule != Schedule::automatic)
+    section->fail("disk", "is for schedule = \"two_level\" (or auto)");
+  if (options.disk) options.disk_file = checkpoint_files_in(output_dir);
   const std::string storage = section->string("storage", "float64");
   if (storage == "float32") options.storage = CheckpointOptions::Storage::float32;
   else if (storage != "float64") section->fail("storage", "must be float64 or float32");

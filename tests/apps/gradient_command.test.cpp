@@ -80,7 +80,7 @@ TEST_CASE("gradient: bad objective input names file, line, column and key") {
        ":26:18: key 'objective.integral': an operand is missing"},
       {replaced(base, "time    = 1.0", "time    = 9.0"), "key 'objective.observation.time': lies outside"},
       {replaced(base, "schedule = \"revolve\"", "schedule = \"binomial\""),
-       "key 'checkpointing.schedule': must be auto, store_all or revolve"},
+       "key 'checkpointing.schedule': must be auto, store_all, revolve, online or two_level"},
       {replaced(base, "slots    = 100", "slots    = 0"), "key 'checkpointing.slots'"},
       {replaced(base, "parameters = [\"sigma\", \"rho\", \"beta\"]", "parameters = [\"gamma\"]"),
        "key 'gradient.parameters': unknown parameter"},

@@ -1,0 +1,83 @@
+#include "apps/plan_command.hpp"
+
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "adjoint/checkpoint_schedule.hpp"
+#include "adjoint/schedule_executor.hpp"
+#include "apps/exit_codes.hpp"
+
+namespace backsweep::apps {
+
+namespace {
+
+// No numerics: it only ends the forward sweep at N, for the online schedule.
+struct Counter {
+  std::size_t current = 0, steps = 0;
+  void advance(std::size_t, std::size_t to) { current = to; }
+  void store(std::size_t, Level, std::size_t) {}
+  void restore(std::size_t, Level, std::size_t step) { current = step; }
+  void adjoint_step(std::size_t) {}
+  bool at_end() const { return current == steps; }
+};
+
+}  // namespace
+
+int run_plan(const PlanRequest& request, bool json) {
+  if (request.steps == 0 || request.slots == 0) {
+    std::cerr << "error: --steps and --slots must be at least 1\n";
+    return kExitBadInput;
+  }
+  // Numbers from the command line are not trusted: a schedule holds O(slots) state.
+  if (request.slots > (std::size_t(1) << 32) || request.disk_slots > (std::size_t(1) << 32)) {
+    std::cerr << "error: --slots and --disk-slots must be at most 2^32\n";
+    return kExitBadInput;
+  }
+  std::string name = request.schedule;
+  if (name == "auto") name = request.disk_slots ? "two_level" : "revolve";
+  std::unique_ptr<CheckpointSchedule> schedule;
+  if (name == "revolve") schedule = revolve_schedule(request.steps, request.slots);
+  else if (name == "online") schedule = online_schedule(request.slots);
+  else if (name == "two_level")
+    schedule = two_level_schedule(request.steps, request.slots, request.disk_slots);
+  else {
+    std::cerr << "error: --schedule must be auto, revolve, online or two_level\n";
+    return kExitBadInput;
+  }
+  Counter counter{0, request.steps};
+  const ScheduleCounts counts = execute_schedule(*schedule, counter);
+  const double ratio = double(counts.recomputed_steps) / double(request.steps);
+  const std::uint64_t minimum = revolve_min_recomputations(request.steps, request.slots);
+  std::cerr << name << ": " << request.steps << " steps with " << request.slots
+            << " memory slots and " << request.disk_slots << " disk slots: "
+            << counts.recomputed_steps << " forward steps (" << ratio
+            << " forward sweeps; revolve with the memory slots alone: " << minimum << ")\n";
+  nlohmann::json levels = nlohmann::json::object();
+  for (Level level : {Level::memory, Level::disk}) {
+    const auto l = std::size_t(level);
+    std::cerr << "  " << to_string(level) << ": peak " << counts.peak_level_slots[l] << " slots, "
+              << counts.writes[l] << " writes, " << counts.reads[l] << " reads ("
+              << counts.writes[l] * request.state_bytes << " and "
+              << counts.reads[l] * request.state_bytes << " bytes)\n";
+    levels[to_string(level)] = {{"peak_slots", counts.peak_level_slots[l]},
+                                {"writes", counts.writes[l]},
+                                {"reads", counts.reads[l]},
+                                {"bytes_written", counts.writes[l] * request.state_bytes},
+                                {"bytes_read", counts.reads[l] * request.state_bytes}};
+  }
+  if (json)
+    std::cout << nlohmann::json{{"schedule", name},
+                                {"steps", request.steps},
+                                {"slots", request.slots},
+                                {"disk_slots", request.disk_slots},
+                                {"recomputed_steps", counts.recomputed_steps},
+                                {"peak_slots", counts.peak_slots},
+                                {"ratio", ratio},
+                                {"levels", levels}}
+                     .dump()
+              << '\n';
+  return kExitOk;
+}
+
+}  // namespace backsweep::apps
