@@ -103,4 +103,12 @@ bool parse_byte_size(const std::string& text, std::uint64_t& bytes) {
   return false;
 }
 
+std::string format_byte_size(std::uint64_t bytes) {
+  const std::pair<const char*, std::uint64_t> units[] = {
+      {"GiB", std::uint64_t(1) << 30}, {"MiB", std::uint64_t(1) << 20}, {"KiB", 1024}};
+  for (const auto& [name, factor] : units)
+    if (bytes >= factor) return std::to_string((bytes + factor - 1) / factor) + name;
+  return std::to_string(bytes) + "B";
+}
+
 }  // namespace backsweep

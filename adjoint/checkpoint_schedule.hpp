@@ -101,5 +101,8 @@ std::size_t slots_for_budget(std::uint64_t budget_bytes, std::size_t slot_bytes)
 
 // Parses a size like "64MiB", "2GiB", "512kB", "1000" (bytes); false if malformed.
 bool parse_byte_size(const std::string& text, std::uint64_t& bytes);
+// The smallest whole number of KiB, MiB or GiB (the largest unit that keeps it at 1 or
+// more) that holds `bytes`, as "53KiB"; below 1 KiB, "100B".
+std::string format_byte_size(std::uint64_t bytes);
 
 }  // namespace backsweep

@@ -78,6 +78,7 @@ class GradientRun {
     std::size_t steps = fixed ? grid.size() : 0;
     Schedule schedule = checkpointing_.schedule;
     const bool bounded = checkpointing_.slots || checkpointing_.memory;
+    if (schedule != Schedule::automatic) d.schedule_reason = "the checkpointing options name it";
     if (schedule == Schedule::automatic) {
       if (!bounded) {
         schedule = Schedule::store_all;
@@ -98,26 +99,42 @@ class GradientRun {
     if (!fixed && (schedule == Schedule::revolve || schedule == Schedule::two_level) &&
         !count_steps(y, steps))
       return;
-    const std::optional<std::size_t> memory_slots = resolve_memory_slots(steps);
-    if (!memory_slots) return;
+    // Disk slots first: their places on the grid are kept in memory, out of its budget.
     std::size_t disk_slots = checkpointing_.disk_slots;
     if (!disk_slots && checkpointing_.disk) disk_slots = std::size_t(checkpointing_.disk / (n_ * sizeof(double)));
-    if (checkpointing_.schedule == Schedule::automatic && schedule == Schedule::revolve && disk_slots &&
-        two_level_recomputations(steps, *memory_slots, disk_slots) <
-            revolve_min_recomputations(steps, *memory_slots)) {
-      schedule = Schedule::two_level;
-      d.schedule_reason = "disk checkpoints cost fewer recomputations than memory alone";
-    }
+    if (schedule == Schedule::two_level && !disk_slots)
+      return short_budget("disk", n_ * sizeof(double));
+    disk_slots = std::min(disk_slots, std::max<std::size_t>(steps, 2) - 1);  // more go unused
+    const std::optional<std::size_t> memory_slots =
+        memory_slots_for(steps, schedule == Schedule::two_level ? disk_slots : 0);
+    if (!memory_slots)
+      return short_budget("memory", memory_needed(steps, schedule == Schedule::two_level ? disk_slots : 0));
+    if (checkpointing_.schedule == Schedule::automatic && schedule == Schedule::revolve && disk_slots)
+      if (const auto with_disk = memory_slots_for(steps, disk_slots);
+          with_disk && two_level_recomputations(steps, *with_disk, disk_slots) <
+                           revolve_min_recomputations(steps, *memory_slots)) {
+        schedule = Schedule::two_level;
+        d.schedule_reason = "disk checkpoints cost fewer recomputations than memory alone";
+        return run_planned(two_level_schedule(steps, std::min(*with_disk, steps), disk_slots), y, finish);
+      }
     std::unique_ptr<CheckpointSchedule> plan;
     if (schedule == Schedule::online) plan = online_schedule(*memory_slots);
     else if (schedule == Schedule::two_level)
       plan = two_level_schedule(steps, std::min(*memory_slots, std::max<std::size_t>(steps, 1)), disk_slots);
     else plan = revolve_schedule(steps, std::min(*memory_slots, std::max<std::size_t>(steps, 1)));
+    run_planned(std::move(plan), y, finish);
+  }
+
+ private:
+  // Runs a schedule on the fixed or adaptive grid.
+  template <class Finish>
+  void run_planned(std::unique_ptr<CheckpointSchedule> plan, std::vector<T>& y, Finish& finish) {
     if (plan->slots()[1] && !checkpointing_.disk_file)
       return fail(IntegrateStatus::invalid_options, "two_level checkpointing needs a disk file");
     if (plan->slots()[1] && !std::is_same_v<T, double>)
       return fail(IntegrateStatus::invalid_options, "disk checkpoints are for double gradients only");
-    if (fixed) {
+    if (options_.step > 0.0) {
+      const FixedGrid grid(options_);
       FixedWalk walk(grid);
       run_scheduled(*plan, walk, typename FixedWalk::Position{}, y, finish);
     } else {
@@ -130,7 +147,6 @@ class GradientRun {
     }
   }
 
- private:
   void fail(IntegrateStatus status, const std::string& message) {
     result_.status = status;
     result_.message = message;
@@ -144,6 +160,12 @@ class GradientRun {
         NonFinite{"forward", solved.failed_step + 1, solved.failed_component, solved.failed_time};
     result_.message = result_.diagnostics.nonfinite->describe();
   }
+  void short_budget(const std::string& key, std::uint64_t needed) {
+    fail(IntegrateStatus::invalid_options, "the checkpoint " + key +
+                                               " budget holds no slot: it needs at least " +
+                                               std::to_string(needed) + " bytes");
+    result_.diagnostics.short_budget = BudgetShortfall{key, needed};
+  }
   static double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   }
@@ -156,35 +178,39 @@ class GradientRun {
            fixed_bytes(problem_.monitor, problem_.objective, steps);
   }
 
+  // What a slot's place on the grid (a Walk's Position) takes beside its state.
+  static constexpr std::uint64_t kPlaceBytes = 64;
+
   // Memory slots from the options: the slot count, or what the budget holds after the
-  // rest of what the gradient keeps; nothing (and the result says why) when it holds none.
-  std::optional<std::size_t> resolve_memory_slots(std::size_t steps) {
+  // rest of what the gradient keeps (the places of `disk_slots` included); nothing when
+  // it holds none.
+  std::optional<std::size_t> memory_slots_for(std::size_t steps, std::size_t disk_slots) const {
     if (checkpointing_.slots) return checkpointing_.slots;
     if (!checkpointing_.memory) return std::size_t(100);
-    const CheckpointStore<T, A> probe(n_, checkpointing_.storage);
-    const std::uint64_t slot = probe.bytes_per_slot() + 64;  // the state and its place
-    const std::uint64_t fixed = fixed_bytes(problem_.monitor, problem_.objective, steps);
-    if (checkpointing_.memory < fixed + slot) {
-      fail(IntegrateStatus::invalid_options,
-           "the checkpoint memory budget holds no state: it needs at least " +
-               std::to_string(fixed + slot) + " bytes");
-      return std::nullopt;
-    }
-    return std::size_t((checkpointing_.memory - fixed) / slot);
+    const std::uint64_t needed = memory_needed(steps, disk_slots);
+    if (checkpointing_.memory < needed) return std::nullopt;
+    return std::size_t(1 + (checkpointing_.memory - needed) / memory_slot_bytes());
+  }
+  // The least memory budget that holds one slot.
+  std::uint64_t memory_needed(std::size_t steps, std::size_t disk_slots) const {
+    return fixed_bytes(problem_.monitor, problem_.objective, steps) + disk_slots * kPlaceBytes +
+           memory_slot_bytes();
+  }
+  std::uint64_t memory_slot_bytes() const {
+    return CheckpointStore<T, A>(n_, checkpointing_.storage).bytes_per_slot() + kPlaceBytes;
   }
 
   // Adaptive steps for revolve or two levels: one solve counts them.
   bool count_steps(const std::vector<T>& y, std::size_t& steps) {
-    StepSequence counted;
     const IntegrateResult found =
-        detail::step_sequence(system_, problem_, values_of(y), values_of(p_), counted);
+        detail::count_adaptive_steps(system_, problem_, values_of(y), values_of(p_));
     result_.diagnostics.sequence_steps = found.steps;
     result_.diagnostics.rhs_evaluations = found.rhs_evaluations;
     if (!found.ok()) {
       fail(found);
       return false;
     }
-    steps = counted.size();
+    steps = found.steps;
     return true;
   }
 

@@ -67,9 +67,17 @@ struct NonFinite {
   }
 };
 
+// A checkpoint budget (`memory` or `disk`) too small for one slot, and the least that
+// would do.
+struct BudgetShortfall {
+  std::string key;
+  std::uint64_t needed = 0;
+};
+
 struct GradientDiagnostics {
   std::string method, schedule;
-  std::string schedule_reason;  // why `automatic` chose it
+  std::string schedule_reason;  // why `automatic` chose it, or that the options did
+  std::optional<BudgetShortfall> short_budget;  // set when the run failed for it
   std::size_t disk_slots = 0;
   // Slot writes and reads per level (memory, disk), in bytes.
   std::size_t memory_written = 0, memory_read = 0, disk_written = 0, disk_read = 0;
@@ -199,6 +207,17 @@ IntegrateResult step_sequence(const System& system, const GradientProblem<M, Obj
     std::vector<double> y = y0;
     return integrate(stepper, y.data(), p.data(), options, [](double, const double*) {},
                      [&](const StepInterval& step, const double*) { sequence.push_back(step); });
+  });
+}
+
+// The same solve for adaptive steps, keeping nothing: its `steps` is their number.
+template <class System, Model M, class Obj>
+IntegrateResult count_adaptive_steps(const System& system, const GradientProblem<M, Obj>& problem,
+                                     const std::vector<double>& y0, const std::vector<double>& p) {
+  const IntegrateOptions options = landing_options(problem.integrate, problem.objective);
+  return with_stepper<double>(system, problem.method, [&](auto& stepper) {
+    std::vector<double> y = y0;
+    return integrate(stepper, y.data(), p.data(), options, [](double, const double*) {});
   });
 }
 

@@ -29,7 +29,7 @@ std::size_t segment_start(std::size_t steps, std::size_t segments, std::size_t j
 class TwoLevel final : public CheckpointSchedule {
  public:
   TwoLevel(std::size_t steps, std::size_t memory_slots, std::size_t disk_slots)
-      : steps_(steps), memory_(memory_slots), disk_(disk_slots),
+      : steps_(steps), memory_(memory_slots),
         segments_(steps > 1 ? std::min(disk_slots, steps - 1) : 0), free_(memory_slots - 1) {
     for (std::size_t i = 0; i + 1 < memory_slots; ++i) free_[i] = memory_slots - 1 - i;
   }
@@ -60,14 +60,14 @@ class TwoLevel final : public CheckpointSchedule {
       segment_.emplace(start(j), start(j + 1), slot, free_.size() + 1, free_, costs_, true);
     }
   }
-  std::array<std::size_t, kLevels> slots() const override { return {memory_, disk_}; }
+  std::array<std::size_t, kLevels> slots() const override { return {memory_, segments_}; }
   std::size_t steps() const override { return steps_; }
   std::string name() const override { return "two_level"; }
 
  private:
   std::size_t start(std::size_t j) const { return segment_start(steps_, segments_, j); }
 
-  std::size_t steps_, memory_, disk_, segments_;
+  std::size_t steps_, memory_, segments_;
   std::vector<std::size_t> free_;
   detail::BinomialCost costs_;
   std::optional<detail::RevolveGenerator> segment_;

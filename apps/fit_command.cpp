@@ -78,7 +78,7 @@ ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& sca
   return ConfigFit<M>(model, sim.method, integrate, ConfigObservables{&config},
                       config.observables.size(), ConfigExperimentInitial{&config},
                       experiment_parameters(config), config.measurements, scaled.parameters,
-                      config.estimate_sigma, config.gradient_mode, config.checkpointing);
+                      config.estimate_sigma, config.gradient_mode, config.checkpointing.options);
 }
 
 // States and observables of each experiment at the output times (or 200 even times).
@@ -137,6 +137,10 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
       });
   const StartResult& best = runs.starts[runs.best];
   if (!std::isfinite(best.objective)) {
+    if (const auto& shortfall = fit.short_budget()) {
+      std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
+      return kExitBadInput;
+    }
     std::cerr << "error: " << sim.file << ": the objective failed from every start\n";
     return kExitRunFailed;
   }

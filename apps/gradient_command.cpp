@@ -121,9 +121,13 @@ int run_gradient(const std::string& config_path, bool json) {
                                             objective, sim.integrate, monitor};
       result = config.mode == GradientMode::tangent
                    ? tangent_gradient(problem)
-                   : gradient<double>(problem, problem.y0, problem.p, config.checkpointing);
+                   : gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
     });
   });
+  if (const auto& shortfall = result.diagnostics.short_budget) {
+    std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
+    return kExitBadInput;
+  }
   if (!result.ok()) {
     std::cerr << "error: " << config_path << ": the gradient failed (" << to_string(result.status)
               << "): " << result.message << '\n';

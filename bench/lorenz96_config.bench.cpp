@@ -66,7 +66,7 @@ int main() {
                });
              },
              [&] {
-               result = gradient<double>(problem, problem.y0, problem.p, config.checkpointing);
+               result = gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
                backward.push_back(result.diagnostics.backward_seconds);
              }},
             n <= 640 ? 15 : 7);

@@ -84,6 +84,7 @@ class DataFit {
               : tangent_gradient(problem);
       if (!result.ok()) {
         failure = "experiment " + std::to_string(e) + ": " + result.message;
+        if (result.diagnostics.short_budget) short_budget_ = result.diagnostics.short_budget;
         return NAN;
       }
       value += result.value;
@@ -142,6 +143,8 @@ class DataFit {
 
   // The noise sigma each measurement is weighted with (data, or profiled at the last theta).
   const std::vector<double>& sigmas() const { return sigma_; }
+  // Set when a gradient failed because a checkpoint budget holds no slot.
+  const std::optional<BudgetShortfall>& short_budget() const { return short_budget_; }
   const std::vector<double>& profiled_sigma() const { return sigma_hat_; }
 
   // The experiment's parameter vector with theta in place.
@@ -228,6 +231,7 @@ class DataFit {
   bool estimate_sigma_;
   GradientMode mode_;
   CheckpointOptions checkpointing_;
+  std::optional<BudgetShortfall> short_budget_;
   std::vector<double> sigma_, sigma_hat_;
   std::vector<std::vector<std::size_t>> rows_;  // per experiment, its measurements
   std::vector<std::size_t> count_;              // per observable, its measurements

@@ -9,6 +9,7 @@
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "fit/multistart.hpp"
+#include "io/checkpointing_config.hpp"
 #include "io/measurements.hpp"
 #include "io/simulate_config.hpp"
 #include "models/expression.hpp"
@@ -46,7 +47,7 @@ struct FitConfig {
   bool estimate_sigma = false;  // noise.sigma = "estimate"
   OptimizerOptions optimizer;
   GradientMode gradient_mode = GradientMode::adjoint;  // optimizer.gradient, "auto" resolved
-  CheckpointOptions checkpointing;
+  CheckpointingConfig checkpointing;
 };
 
 FitConfig load_fit_config(const std::string& path);

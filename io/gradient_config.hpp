@@ -9,6 +9,7 @@
 
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
+#include "io/checkpointing_config.hpp"
 #include "io/simulate_config.hpp"
 #include "models/expression.hpp"
 
@@ -29,7 +30,7 @@ struct GradientConfig {
   std::vector<std::size_t> parameters;        // indices reported; default all
   bool initial = true;
   GradientMode mode = GradientMode::adjoint;  // [gradient] mode, "auto" resolved
-  CheckpointOptions checkpointing;
+  CheckpointingConfig checkpointing;
   MonitorOptions monitor;                     // [monitor] thresholds
 };
 

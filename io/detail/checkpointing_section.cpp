@@ -5,11 +5,12 @@
 
 namespace backsweep::detail {
 
-CheckpointOptions read_checkpointing(const TomlSection& root, const std::string& output_dir) {
+CheckpointingConfig read_checkpointing(const TomlSection& root, const std::string& output_dir) {
   using Schedule = CheckpointOptions::Schedule;
-  CheckpointOptions options;
+  CheckpointingConfig config;
+  CheckpointOptions& options = config.options;
   const auto section = root.subsection("checkpointing");
-  if (!section) return options;
+  if (!section) return config;
   section->reject_unknown_keys({"schedule", "slots", "memory", "disk", "storage"});
   const std::string schedule = section->string("schedule", "auto");
   if (schedule == "store_all") options.schedule = Schedule::store_all;
@@ -27,6 +28,8 @@ CheckpointOptions read_checkpointing(const TomlSection& root, const std::string&
   };
   size("memory", options.memory);
   size("disk", options.disk);
+  config.memory_at = section->position("memory");
+  config.disk_at = section->position("disk");
   if (options.memory && options.slots) section->fail("memory", "give either slots or memory, not both");
   if (options.schedule == Schedule::store_all && (options.slots || options.memory || options.disk))
     section->fail("schedule", "store_all keeps every step: slots, memory and disk are for the others");
@@ -39,7 +42,7 @@ CheckpointOptions read_checkpointing(const TomlSection& root, const std::string&
   const std::string storage = section->string("storage", "float64");
   if (storage == "float32") options.storage = CheckpointOptions::Storage::float32;
   else if (storage != "float64") section->fail("storage", "must be float64 or float32");
-  return options;
+  return config;
 }
 
 }  // namespace backsweep::detail
