@@ -38,6 +38,13 @@ struct GradientCheckReport {
   std::string message;
 };
 
+// The magnitude of a vector's largest component, at least 1e-2: a finite-difference scale.
+inline double typical(const std::vector<double>& x) {
+  double largest = 1e-2;
+  for (double v : x) largest = std::max(largest, std::abs(v));
+  return largest;
+}
+
 template <Model M, class Obj>
 GradientCheckReport check_gradient(const GradientProblem<M, Obj>& problem,
                                    double tangent_tolerance = 1e-10,
@@ -63,7 +70,10 @@ GradientCheckReport check_gradient(const GradientProblem<M, Obj>& problem,
     const std::size_t index = parameter ? column : column - np;
     std::vector<double> y0 = problem.y0, p = problem.p;
     double& x = parameter ? p[index] : y0[index];
-    const double x0 = x, h = 1e-6 * std::max(std::abs(x0), 1e-2);
+    // A zero component steps like the others of its vector: a step of 1e-8 would show
+    // the solver's round-off (an implicit method's Newton residual) amplified 10^8 times.
+    const double x0 = x,
+                 h = 1e-6 * (x0 != 0.0 ? std::max(std::abs(x0), 1e-2) : typical(parameter ? problem.p : problem.y0));
     x = x0 + h;
     const double plus = objective_value(problem, y0, p, sequence);
     x = x0 - h;

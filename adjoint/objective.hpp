@@ -91,12 +91,27 @@ class Derivatives<WithQuadrature<M, Running>, V> {
       for (std::size_t j = 0; j < np_; ++j) vjp_p[j] += weight * grad_p_[j];
   }
 
+  // (n + 1) x (n + 1): the model's Jacobian, the running cost's gradient as the last row,
+  // and a zero last column (nothing depends on q).
+  void jacobian(V t, const V* y, const V* p, V* dfdy) {
+    const std::size_t width = n_ + 1;
+    block_.resize(n_ * n_);
+    model_.jacobian(t, y, p, block_.data());
+    for (std::size_t i = 0; i < n_; ++i) {
+      for (std::size_t j = 0; j < n_; ++j) dfdy[i * width + j] = block_[i * n_ + j];
+      dfdy[i * width + n_] = V(0);
+    }
+    detail::running_gradient(*system_.running, running_, t, y, p, grad_y_.data(), static_cast<V*>(nullptr));
+    for (std::size_t j = 0; j < n_; ++j) dfdy[n_ * width + j] = grad_y_[j];
+    dfdy[n_ * width + n_] = V(0);
+  }
+
  private:
   const WithQuadrature<M, Running>& system_;
   Derivatives<M, V> model_;
   std::size_t n_, np_;
   detail::ScalarGradient<V> running_;
-  std::vector<V> grad_y_, grad_p_;
+  std::vector<V> grad_y_, grad_p_, block_;
 };
 
 }  // namespace backsweep

@@ -65,7 +65,8 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
   const auto solver = root.subsection("solver");
   if (!solver) return;
   solver->reject_unknown_keys(
-      {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step"});
+      {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step",
+       "newton_tolerance"});
   const std::string name = solver->string("method", "dopri5");
   const Method* method = find_method(name);
   if (!method) {
@@ -74,6 +75,10 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
     solver->fail("method", "unknown method '" + name + "' (known: " + joined(names) + ")");
   }
   config.method = *method;
+  config.method.newton.tolerance = solver->number("newton_tolerance", config.method.newton.tolerance);
+  if (!(config.method.newton.tolerance > 0.0)) solver->fail("newton_tolerance", "must be > 0");
+  if (solver->has("newton_tolerance") && !method->implicit())
+    solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
   if (options.step == 0.0 && !method->adaptive())

@@ -74,6 +74,17 @@ class Derivatives {
     }
   }
 
+  // df/dy, row-major n x n: the model's own Jacobian where it has one (V = double), else
+  // from Dual lanes. Implicit methods build their Newton and stage matrices from it.
+  void jacobian(V t, const V* y, const V* p, V* dfdy) {
+    if constexpr (HasHandJacobian<M> && std::is_same_v<V, double>) {
+      if (no_p_.size() < n_ * np_) no_p_.resize(n_ * np_);
+      model_.jacobian(t, y, p, dfdy, no_p_.data());
+    } else {
+      derived_jacobian(t, y, p, dfdy, nullptr);
+    }
+  }
+
   // The Dual-derived VJP and dense Jacobian, whatever the model supplies: the reference
   // the derivative checker compares hand-written derivatives with.
   void derived_vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {

@@ -1,8 +1,9 @@
 #pragma once
 // A Method names how a problem is stepped: a stepper family and its coefficients. Problems,
 // configs and the CLI hold a Method; with_stepper() turns it into the stepper type that
-// does the work. A new family (implicit Runge-Kutta, ...) is one more Family value, its
-// methods in `all_methods`, and one more case in with_stepper.
+// does the work: ExplicitRK for explicit tableaux, ImplicitRK for diagonally implicit ones.
+// A new family is one more Family value, its methods in `all_methods`, and one more case
+// in with_stepper.
 #include <array>
 #include <cstddef>
 #include <utility>
@@ -11,31 +12,46 @@
 #include "models/model.hpp"
 #include "solvers/algebra.hpp"
 #include "solvers/butcher_tableau.hpp"
+#include "solvers/dirk_tableaux.hpp"
 #include "solvers/explicit_rk.hpp"
+#include "solvers/implicit_rk.hpp"
 #include "solvers/stepper.hpp"
 
 namespace backsweep {
 
-struct Method {
-  enum class Family { explicit_rk };
-  Family family = Family::explicit_rk;
-  const ButcherTableau* tableau = nullptr;  // explicit_rk
+constexpr bool has_diagonal(const ButcherTableau& t) {
+  for (int i = 0; i < t.stages; ++i)
+    if (t.a[i][i] != 0.0) return true;
+  return false;
+}
 
-  // Any explicit Runge-Kutta tableau is a method: `GradientProblem{model, tableaux::rk4, ...}`.
-  constexpr Method(const ButcherTableau& t) : tableau(&t) {}  // NOLINT: implicit on purpose
+struct Method {
+  enum class Family { explicit_rk, diagonally_implicit_rk };
+  Family family = Family::explicit_rk;
+  const ButcherTableau* tableau = nullptr;
+  NewtonOptions newton{};  // implicit methods
+
+  // Any Runge-Kutta tableau, explicit or diagonally implicit, is a method:
+  // `GradientProblem{model, tableaux::rk4, ...}`.
+  constexpr Method(const ButcherTableau& t)  // NOLINT: implicit on purpose
+      : family(has_diagonal(t) ? Family::diagonally_implicit_rk : Family::explicit_rk), tableau(&t) {}
   Method(const ButcherTableau&&) = delete;  // it keeps a pointer: the tableau must outlive it
 
   constexpr std::string_view name() const { return tableau->name; }
   constexpr std::string_view description() const { return tableau->description; }
+  constexpr bool implicit() const { return family == Family::diagonally_implicit_rk; }
   constexpr StepperTraits traits() const {
-    return {tableau->name, tableau->order, tableau->embedded_order, false};
+    return {tableau->name, tableau->order, tableau->embedded_order, implicit()};
   }
   constexpr bool adaptive() const { return traits().adaptive(); }
 };
 
-inline constexpr auto all_methods = []<std::size_t... I>(std::index_sequence<I...>) {
-  return std::array<Method, sizeof...(I)>{Method(*tableaux::all[I])...};
-}(std::make_index_sequence<tableaux::all.size()>{});
+inline constexpr auto all_methods = []<std::size_t... I, std::size_t... J>(
+                                        std::index_sequence<I...>, std::index_sequence<J...>) {
+  return std::array<Method, sizeof...(I) + sizeof...(J)>{Method(*tableaux::all[I])...,
+                                                         Method(*tableaux::implicit_all[J])...};
+}(std::make_index_sequence<tableaux::all.size()>{},
+  std::make_index_sequence<tableaux::implicit_all.size()>{});
 
 // The method called `name` (as in the config's solver.method), or nullptr.
 constexpr const Method* find_method(std::string_view name) {
@@ -48,7 +64,10 @@ constexpr const Method* find_method(std::string_view name) {
 // returns what f returns.
 template <class T, Algebra A = CpuAlgebra, Model M, class F>
 decltype(auto) with_stepper(const M& model, const Method& method, F&& f) {
-  // One branch per family; explicit Runge-Kutta is the only one so far.
+  if (method.implicit()) {
+    ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
+    return f(stepper);
+  }
   ExplicitRK<M, T, A> stepper(model, *method.tableau);
   return f(stepper);
 }

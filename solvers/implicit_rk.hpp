@@ -1,0 +1,320 @@
+#pragma once
+// ImplicitRK: one step of a diagonally implicit Runge-Kutta tableau (solvers/dirk_tableaux.hpp)
+// and its exact reverse (a ReversibleStepper, solvers/stepper.hpp).
+//
+// Forward: for each stage, base_i = y + h sum_{j<i} a_ij k_j and
+//   Y_i = base_i + h a_ii f(t_i, Y_i)
+// is solved by Newton's method with the matrix I - h a_ii J, J = df/dy at the step's
+// start (y_n), factored once per step and diagonal value and reused across its stages.
+// The slope is then k_i = (Y_i - base_i) / (h a_ii), which satisfies the stage equation
+// exactly (f(Y_i) would amplify the Newton residual by the stiffness). A stage with
+// a_ii = 0 is explicit. Newton stops when the scaled increment is below the tolerance;
+// when it diverges, or does not converge in kMaxNewton iterations, the step's result is
+// NaN: an adaptive step is then rejected and retried smaller, a fixed step fails with the
+// non-finite state reported. A step is a function of (t, h, y_n, p) alone (no Jacobian
+// kept from earlier steps), so recomputations in the reverse are bitwise the forward.
+//
+// On Dual numbers (tangents) the converged stage takes one more Newton step with the
+// Jacobian at the stage itself: the tangent lanes are then the implicit-function-theorem
+// derivative of the stage equation, the same the reverse differentiates.
+//
+// Reverse (Sandu 2006), from y_n and lambda_{n+1}, last stage first:
+//   (I - h a_ii J(Y_i))ᵀ kbar_i = h (b_i lambda + sum_{j>i} a_ji Ybar_j),
+//   Ybar_i = J(Y_i)ᵀ kbar_i,  mu += f_p(Y_i)ᵀ kbar_i,  lambda_n = lambda + sum_i Ybar_i,
+// with J at the stage value (not the step's Newton matrix): the exact derivative of the
+// converged stage equations.
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+#include "models/derivatives.hpp"
+#include "models/model.hpp"
+#include "solvers/algebra.hpp"
+#include "solvers/butcher_tableau.hpp"
+#include "solvers/dense_lu.hpp"
+#include "solvers/stepper.hpp"
+
+namespace backsweep {
+
+struct NewtonOptions {
+  // Newton stops when the RMS of the increment, each component over |Y_k| + floor, is
+  // below tolerance (or stops shrinking at round-off below 100 tolerance).
+  double tolerance = 1e-10;
+  double floor = 1e-12;
+};
+
+template <Model M, class T = double, Algebra A = CpuAlgebra>
+class ImplicitRK {
+ public:
+  using scalar_type = T;
+  using algebra_type = A;
+  using model_type = M;
+  static constexpr int kMaxNewton = 12;
+
+  ImplicitRK(const M& model, const ButcherTableau& tableau, NewtonOptions newton = {})
+      : model_(model), tableau_(tableau), newton_(newton), n_(backsweep::state_size(model)),
+        np_(backsweep::param_size(model)), derivatives_(model), value_derivatives_(model) {
+    const int s = tableau.stages;
+    if (s < 1 || s > kMaxStages) throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
+    stiffly_accurate_ = true;
+    for (int j = 0; j < s; ++j) stiffly_accurate_ = stiffly_accurate_ && tableau.a[s - 1][j] == tableau.b[j];
+    states_.resize(std::size_t(s) * n_);
+    slopes_.resize(std::size_t(s) * n_);
+    base_.resize(n_);
+    work_.resize(n_);
+  }
+  ImplicitRK(const M&&, const ButcherTableau&, NewtonOptions = {}) = delete;
+
+  StepperTraits traits() const {
+    return {tableau_.name, tableau_.order, tableau_.embedded_order, true};
+  }
+  const M& model() const { return model_; }
+  std::size_t state_size() const { return n_; }
+  std::size_t param_size() const { return np_; }
+
+  // y_next = Phi(y); with `error`, the embedded estimate, filtered by (I - h gamma J)^{-1}
+  // as Hairer and Wanner do, so that stiff components do not inflate it.
+  void step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error = nullptr) {
+    if (!solve_stages(step, y, p)) {
+      for (std::size_t k = 0; k < n_; ++k) y_next[k] = T(std::numeric_limits<double>::quiet_NaN());
+      if (error)
+        for (std::size_t k = 0; k < n_; ++k) error[k] = T(std::numeric_limits<double>::quiet_NaN());
+      return;
+    }
+    const int s = tableau_.stages;
+    if (stiffly_accurate_) {
+      for (std::size_t k = 0; k < n_; ++k) y_next[k] = stage(states_.data(), s - 1)[k];
+    } else {
+      combine(y, tableau_.b, step.h, y_next);
+    }
+    if (error) {
+      combine(nullptr, tableau_.e, step.h, error);
+      if (factored_for_ != 0.0) newton_lu_.solve(error);
+    }
+  }
+
+  void accept() { jacobian_current_ = false; }
+  // The retry starts from the same y_n: the Jacobian there still holds (one taken at a
+  // stage iterate does not: the retry must be what a recomputation of the step does).
+  void reject() { jacobian_current_ = jacobian_current_ && jacobian_at_start_; }
+  void restart() { jacobian_current_ = false; }
+
+  // lambda: lambda_{n+1} in, lambda_n out; mu = (dPhi/dp)ᵀ lambda_{n+1} (overwritten).
+  // The stages are recomputed from y; forward stepping afterwards needs restart().
+  void reverse(const StepInterval& step, const T* y, const T* p, T* lambda, T* mu) {
+    jacobian_current_ = false;
+    if (!solve_stages(step, y, p)) {
+      for (std::size_t k = 0; k < n_; ++k) lambda[k] = T(std::numeric_limits<double>::quiet_NaN());
+      return;
+    }
+    jacobian_current_ = false;
+    const int s = tableau_.stages;
+    const double h = step.h;
+    adjoints_.assign(std::size_t(s) * n_, T(0));
+    pbar_.resize(np_);
+    kbar_.resize(n_);
+    for (std::size_t j = 0; j < np_; ++j) mu[j] = T(0);
+    for (int i = s - 1; i >= 0; --i) {
+      for (std::size_t k = 0; k < n_; ++k) {
+        T sum = lambda[k] * (h * tableau_.b[i]);
+        for (int j = i + 1; j < s; ++j)
+          if (tableau_.a[j][i] != 0.0) sum += stage(adjoints_.data(), j)[k] * (h * tableau_.a[j][i]);
+        kbar_[k] = sum;
+      }
+      const T* state = stage(states_.data(), i);
+      if (const double diagonal = tableau_.a[i][i]; diagonal != 0.0) {
+        // The transposed stage matrix at the stage value, on T (so a Dual reverse
+        // differentiates the solve too).
+        stage_matrix_.resize(n_ * n_);
+        jacobian_on_t(stage_time(step, i), state, p, stage_matrix_.data());
+        for (std::size_t r = 0; r < n_; ++r)
+          for (std::size_t c = 0; c < n_; ++c)
+            stage_matrix_[r * n_ + c] = (r == c ? T(1) : T(0)) - stage_matrix_[r * n_ + c] * (h * diagonal);
+        if (!stage_lu_.factor(stage_matrix_, n_)) {
+          for (std::size_t k = 0; k < n_; ++k) lambda[k] = T(std::numeric_limits<double>::quiet_NaN());
+          return;
+        }
+        stage_lu_.solve_transposed(kbar_.data());
+      }
+      derivatives_.vjp(T(stage_time(step, i)), state, p, kbar_.data(), stage(adjoints_.data(), i),
+                       pbar_.data());
+      ++vjp_evaluations_;
+      for (std::size_t j = 0; j < np_; ++j) mu[j] += pbar_[j];
+    }
+    for (int i = 0; i < s; ++i)
+      for (std::size_t k = 0; k < n_; ++k) lambda[k] += stage(adjoints_.data(), i)[k];
+  }
+
+  void evaluate(double t, const T* y, const T* p, T* dydt) {
+    model_(T(t), y, p, dydt);
+    ++rhs_evaluations_;
+  }
+  std::size_t rhs_evaluations() const { return rhs_evaluations_; }
+  std::size_t vjp_evaluations() const { return vjp_evaluations_; }
+  VjpMethod vjp_method() const { return derivatives_.method(); }
+  std::size_t newton_iterations() const { return newton_iterations_; }
+  std::size_t jacobian_evaluations() const { return jacobian_evaluations_; }
+  std::size_t factorizations() const { return factorizations_; }
+
+ private:
+  T* stage(T* v, int i) const { return v + std::size_t(i) * n_; }
+  const T* stage(const T* v, int i) const { return v + std::size_t(i) * n_; }
+  double stage_time(const StepInterval& step, int i) const {
+    const double c = tableau_.c[i];
+    return c == 1.0 ? step.t_next : step.t + c * step.h;
+  }
+
+  // out = base + h sum_i weight_i k_i (base may be null).
+  void combine(const T* base, const double* weight, double h, T* out) const {
+    for (std::size_t k = 0; k < n_; ++k) {
+      T sum = base ? base[k] : T(0);
+      for (int i = 0; i < tableau_.stages; ++i)
+        if (weight[i] != 0.0) sum += stage(slopes_.data(), i)[k] * (h * weight[i]);
+      out[k] = sum;
+    }
+  }
+
+  // df/dy at (t, y) on values, row-major into `out`.
+  void value_jacobian(double t, const double* y, const double* p, double* out) {
+    ++jacobian_evaluations_;
+    value_derivatives_.jacobian(t, y, p, out);
+  }
+  // df/dy at (t, y) on T (the reverse's stage matrices).
+  void jacobian_on_t(double t, const T* y, const T* p, T* out) {
+    ++jacobian_evaluations_;
+    derivatives_.jacobian(T(t), y, p, out);
+  }
+
+  // Factors I - h_diag J for the Newton iterations (J at the step's start).
+  bool factor_newton(double h_diag) {
+    if (factored_for_ == h_diag) return true;
+    std::vector<double> matrix(n_ * n_);
+    for (std::size_t r = 0; r < n_; ++r)
+      for (std::size_t c = 0; c < n_; ++c)
+        matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * jacobian_[r * n_ + c];
+    ++factorizations_;
+    factored_for_ = newton_lu_.factor(std::move(matrix), n_) ? h_diag : 0.0;
+    return factored_for_ != 0.0;
+  }
+
+  // The stage states and slopes of the step from y; false when Newton fails.
+  bool solve_stages(const StepInterval& step, const T* y, const T* p) {
+    const int s = tableau_.stages;
+    const double h = step.h;
+    for (int i = 0; i < s; ++i) {
+      const double diagonal = tableau_.a[i][i];
+      T* state = stage(states_.data(), i);
+      T* slope = stage(slopes_.data(), i);
+      for (std::size_t k = 0; k < n_; ++k) {
+        T sum = y[k];
+        for (int j = 0; j < i; ++j)
+          if (tableau_.a[i][j] != 0.0) sum += stage(slopes_.data(), j)[k] * (h * tableau_.a[i][j]);
+        base_[k] = sum;
+        // Predictor: the previous stage's slope over this stage's implicit part.
+        state[k] = i > 0 && diagonal != 0.0 ? sum + stage(slopes_.data(), i - 1)[k] * (h * diagonal) : sum;
+      }
+      if (diagonal == 0.0) {
+        evaluate(stage_time(step, i), state, p, slope);
+        continue;
+      }
+      if (!jacobian_current_) {
+        values_.resize(2 * n_ + np_);
+        for (std::size_t k = 0; k < n_; ++k) values_[k] = value_of(y[k]);
+        for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
+        jacobian_.resize(n_ * n_);
+        value_jacobian(step.t, values_.data(), values_.data() + 2 * n_, jacobian_.data());
+        jacobian_current_ = jacobian_at_start_ = true;
+        factored_for_ = 0.0;
+      }
+      if (!factor_newton(h * diagonal)) return false;
+      if (!newton(step, i, p, state, slope, false)) {
+        // The Jacobian at y_n was not good enough (a fast transient): once more from base,
+        // with the Jacobian at every iterate. Still a function of the step's inputs alone.
+        for (std::size_t k = 0; k < n_; ++k) state[k] = base_[k];
+        jacobian_at_start_ = false;
+        if (!newton(step, i, p, state, slope, true)) return false;
+      }
+      if constexpr (!std::is_same_v<T, double>) {
+        if (!polish_tangent(step, i, p, state)) return false;
+      }
+      for (std::size_t k = 0; k < n_; ++k) slope[k] = (state[k] - base_[k]) / (h * diagonal);
+    }
+    return true;
+  }
+
+  // Newton on Y = base + h a_ii f(t_i, Y), from the Y given; `slope` is scratch. With
+  // `full`, the Jacobian is taken at every iterate, else the one factored is kept.
+  bool newton(const StepInterval& step, int i, const T* p, T* state, T* slope, bool full) {
+    const double h_diag = step.h * tableau_.a[i][i];
+    double previous = std::numeric_limits<double>::infinity();
+    for (int iteration = 0; iteration < (full ? 2 * kMaxNewton : kMaxNewton); ++iteration) {
+      if (full) {
+        for (std::size_t k = 0; k < n_; ++k) values_[k] = value_of(state[k]);
+        value_jacobian(stage_time(step, i), values_.data(), values_.data() + 2 * n_, jacobian_.data());
+        factored_for_ = 0.0;
+        if (!factor_newton(h_diag)) return false;
+      }
+      evaluate(stage_time(step, i), state, p, slope);
+      ++newton_iterations_;
+      for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
+      newton_lu_.solve(work_.data());
+      double squares = 0.0;
+      for (std::size_t k = 0; k < n_; ++k) {
+        state[k] += work_[k];
+        const double scaled = value_of(work_[k]) / (std::abs(value_of(state[k])) + newton_.floor);
+        squares += scaled * scaled;
+      }
+      const double norm = std::sqrt(squares / double(n_));
+      if (!std::isfinite(norm)) return false;
+      if (norm <= newton_.tolerance) return true;
+      if (norm >= previous && norm <= 1e-8)  // stalled at round-off
+        return norm <= std::max(100.0 * newton_.tolerance, 1e-13);
+      if (iteration > 1 && norm > 2.0 * previous) return false;  // diverging
+      if (!full && iteration > 1 && norm > 0.9 * previous) return false;  // too slow
+      previous = norm;
+    }
+    return false;
+  }
+
+  // One Newton step with the Jacobian at the converged stage: exact tangent lanes.
+  bool polish_tangent(const StepInterval& step, int i, const T* p, T* state) {
+    const double h_diag = step.h * tableau_.a[i][i];
+    values_.resize(2 * n_ + np_);
+    for (std::size_t k = 0; k < n_; ++k) values_[n_ + k] = value_of(state[k]);
+    for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
+    std::vector<double> matrix(n_ * n_);
+    value_jacobian(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_, matrix.data());
+    for (std::size_t r = 0; r < n_; ++r)
+      for (std::size_t c = 0; c < n_; ++c)
+        matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * matrix[r * n_ + c];
+    DenseLU<double> exact;
+    ++factorizations_;
+    if (!exact.factor(std::move(matrix), n_)) return false;
+    T* slope = stage(slopes_.data(), i);
+    evaluate(stage_time(step, i), state, p, slope);
+    for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
+    exact.solve(work_.data());
+    for (std::size_t k = 0; k < n_; ++k) state[k] += work_[k];
+    return true;
+  }
+
+  const M& model_;
+  ButcherTableau tableau_;
+  NewtonOptions newton_;
+  std::size_t n_, np_;
+  bool stiffly_accurate_ = false;
+  std::vector<T> states_, slopes_, base_, work_, adjoints_, kbar_, pbar_, stage_matrix_;
+  std::vector<double> values_, jacobian_;
+  DenseLU<double> newton_lu_;
+  DenseLU<T> stage_lu_;
+  double factored_for_ = 0.0;  // h a_ii of newton_lu_; 0: none
+  bool jacobian_current_ = false, jacobian_at_start_ = false;
+  Derivatives<M, T> derivatives_;
+  Derivatives<M, double> value_derivatives_;
+  std::size_t rhs_evaluations_ = 0, vjp_evaluations_ = 0, newton_iterations_ = 0;
+  std::size_t jacobian_evaluations_ = 0, factorizations_ = 0;
+};
+
+}  // namespace backsweep

@@ -1,0 +1,151 @@
+// The discrete adjoint of the implicit methods (transposed stage solves at the stage
+// values) against the forward tangent of the same solver, central finite differences of
+// the same discrete solve and Taylor remainders, on stiff and non-stiff models, fixed
+// and adaptive steps; and bitwise equal across checkpoint schedules.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "adjoint/discrete_adjoint.hpp"
+#include "adjoint/forward_tangent.hpp"
+#include "adjoint/gradient_check.hpp"
+#include "models/builtin/registry.hpp"
+#include "solvers/dirk_tableaux.hpp"
+
+using namespace backsweep;
+
+namespace {
+
+struct Terminal {
+  template <class T>
+  T operator()(const T* y, const T* p) const {
+    return y[0] * y[0] + T(0.5) * y[1] + p[0] * y[0];
+  }
+};
+struct Running {  // time-dependent on purpose
+  template <class T>
+  T operator()(T t, const T* y, const T* p) const {
+    using std::sin;
+    return T(0.1) * y[0] * y[1] + sin(t) * p[0] * y[1];
+  }
+};
+struct Misfit {
+  template <class T>
+  T operator()(std::size_t, const T* y, const T*) const {
+    return y[1] * y[1];
+  }
+};
+using FullObjective = Objective<Terminal, Running, Misfit>;
+
+struct Setup {
+  double end, step, rtol;
+};
+template <class M>
+Setup setup_for() {
+  // Robertson through its initial transient: fixed steps 20 times the explicit stability
+  // limit, adaptive ones far beyond it.
+  if constexpr (std::is_same_v<M, models::Robertson>) return {0.4, 1e-3, 1e-6};
+  else if constexpr (std::is_same_v<M, models::Lorenz63>) return {0.5, 5e-3, 1e-7};
+  else return {1.5, 2e-2, 1e-7};
+}
+
+template <class M>
+GradientProblem<M, FullObjective> make_problem(const M& model, const ButcherTableau& tableau,
+                                               bool adaptive) {
+  const Setup setup = setup_for<M>();
+  IntegrateOptions options;
+  options.t1 = setup.end;
+  options.step = adaptive ? 0.0 : setup.step;
+  options.rtol = setup.rtol;
+  options.atol = 1e-10;
+  FullObjective objective;
+  objective.observation_times = {setup.end / 4, setup.end / 2};
+  Method method = tableau;
+  method.newton.tolerance = 1e-13;  // finite differences see the Newton residual
+  return {model,
+          method,
+          {M::default_initial.begin(), M::default_initial.end()},
+          {M::default_params.begin(), M::default_params.end()},
+          objective,
+          options};
+}
+
+std::vector<double> all_of(const GradientResult<double>& g) {
+  std::vector<double> v = g.dJ_dp;
+  v.insert(v.end(), g.dJ_dy0.begin(), g.dJ_dy0.end());
+  return v;
+}
+
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double difference = 0, scale = 1e-300;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    difference = detail::nan_max(difference, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(a[i]));
+  }
+  return difference / scale;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("implicit adjoint = forward tangent, = finite differences", M, models::Robertson,
+                   models::VanDerPol, models::HarmonicOscillator, models::Lorenz63) {
+  const M model;
+  static double worst_tangent = 0, worst_fd = 0;
+  for (const ButcherTableau* tableau : tableaux::implicit_all) {
+    for (bool adaptive : {false, true}) {
+      if (adaptive && !tableau->adaptive()) continue;
+      // Crank-Nicolson is not L-stable: on Robertson its stiff components ring, and
+      // finite differences see that, not the derivative (which the tangent confirms).
+      const bool ringing = std::is_same_v<M, models::Robertson> && tableau == &tableaux::crank_nicolson;
+      CAPTURE(tableau->name);
+      CAPTURE(adaptive);
+      const auto problem = make_problem(model, *tableau, adaptive);
+      const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
+      const auto tangent = tangent_gradient(problem);
+      REQUIRE(adjoint.ok());
+      REQUIRE(tangent.ok());
+      CHECK(adjoint.value == doctest::Approx(tangent.value).epsilon(1e-11));
+      const double versus_tangent = relative_difference(all_of(adjoint), all_of(tangent));
+      CHECK(versus_tangent <= 1e-9);
+      worst_tangent = std::max(worst_tangent, versus_tangent);
+      if (ringing) continue;
+      const GradientCheckReport check = check_gradient(problem, 1e-9, 1e-6);
+      CAPTURE(check.message);
+      CHECK(check.ok);
+      worst_tangent = std::max(worst_tangent, versus_tangent);
+      worst_fd = std::max(worst_fd, check.adjoint_vs_finite_difference);
+    }
+  }
+  MESSAGE("worst so far: adjoint vs tangent " << worst_tangent << ", vs FD " << worst_fd);
+}
+
+TEST_CASE("implicit adjoint: Taylor remainders fall at rate 2") {
+  const models::Robertson model;
+  for (const ButcherTableau* tableau : {&tableaux::sdirk2, &tableaux::esdirk3, &tableaux::sdirk4}) {
+    CAPTURE(tableau->name);
+    const auto problem = make_problem(model, *tableau, tableau->adaptive());
+    // Relative directions: the rate constants span 0.04 to 3e7.
+    const TaylorTestReport report = taylor_test(problem, {0.04 * 0.3, 3e7 * -0.2, 1e4 * 0.1},
+                                                {0.1, 0.0, 0.0}, 1e-2, 5);
+    CAPTURE(report.min_rate);
+    CHECK(report.ok);
+  }
+}
+
+TEST_CASE("implicit adjoint: bitwise equal across store-all, revolve and online") {
+  const models::Robertson model;
+  for (bool adaptive : {false, true}) {
+    CAPTURE(adaptive);
+    const auto problem = make_problem(model, tableaux::sdirk4, adaptive);
+    const auto all = gradient<double>(problem, problem.y0, problem.p,
+                                      {CheckpointOptions::Schedule::store_all});
+    REQUIRE(all.ok());
+    for (auto schedule : {CheckpointOptions::Schedule::revolve, CheckpointOptions::Schedule::online})
+      for (std::size_t slots : {2u, 5u, 40u}) {
+        const auto bounded = gradient<double>(problem, problem.y0, problem.p, {schedule, slots});
+        REQUIRE(bounded.ok());
+        CHECK(bounded.value == all.value);
+        CHECK(all_of(bounded) == all_of(all));
+      }
+  }
+}
