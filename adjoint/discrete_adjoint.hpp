@@ -17,6 +17,7 @@
 // T is double normally; with T = Dual the whole adjoint is differentiated once more
 // (forward-over-adjoint: Hessian-vector products, see hessian.hpp).
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -41,6 +42,7 @@ std::uint64_t fixed_bytes(const MonitorOptions& monitor, const Obj& objective, s
   const std::uint64_t history = std::min<std::uint64_t>(monitor.history_limit, steps + 1);
   const std::uint64_t intervals = monitor.interval_times.size() + 1;
   return 3 * sizeof(double) * history + intervals * MagnitudeHistograms::kBins * sizeof(std::size_t) +
+         kStiffnessSamples * sizeof(double) +
          objective.observation_times.size() * (sizeof(double) + sizeof(std::size_t));
 }
 
@@ -370,6 +372,17 @@ void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const s
   result.value = sweep.value();
   sweep.check_results(result.value, result.dJ_dp, problem.integrate.t0);
   result.diagnostics.monitor = sweep.growth_report();
+  if ((result.diagnostics.stiffness = sweep.stiffness()) && result.diagnostics.stiffness->stiff()) {
+    GrowthReport& report = *result.diagnostics.monitor;
+    char ratio[32];
+    std::snprintf(ratio, sizeof ratio, "%.2g", result.diagnostics.stiffness->ratio);
+    report.explanation = "Stiff: the steps were held by the stability of the explicit method " +
+                         std::string(problem.method.name()) + " (h rho(J) at " + ratio +
+                         " of its stability limit, as a median over the steps), not by accuracy; "
+                         "the adjoint's growth is the method's, not chaos. Use an implicit method "
+                         "(sdirk4, esdirk3). " + report.explanation;
+    report.verdict = GrowthVerdict::stiff;
+  }
   if ((result.diagnostics.nonfinite = sweep.nonfinite())) {
     result.status = IntegrateStatus::non_finite_state;
     result.message = result.diagnostics.nonfinite->describe();

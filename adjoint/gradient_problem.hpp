@@ -18,6 +18,7 @@
 #include "solvers/integrate_options.hpp"
 #include "solvers/method.hpp"
 #include "solvers/step_grid.hpp"
+#include "adjoint/stiffness.hpp"
 
 namespace backsweep {
 
@@ -92,6 +93,7 @@ struct GradientDiagnostics {
   double forward_seconds = 0.0, backward_seconds = 0.0;
   std::optional<NonFinite> nonfinite;
   std::optional<GrowthReport> monitor;  // adjoint mode only
+  std::optional<StiffnessEstimate> stiffness;  // adjoint mode, explicit methods
 };
 
 template <class T = double>

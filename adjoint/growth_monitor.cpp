@@ -46,6 +46,7 @@ std::string explain(const GrowthReport& r, double tolerance) {
                     "constraints); shadowing methods (least-squares shadowing, NILSS) for "
                     "sensitivities of long-time averages.",
                     r.horizon, tolerance);
+    case GrowthVerdict::stiff: break;  // the gradient explains it
   }
   return {};
 }
@@ -57,6 +58,7 @@ const char* to_string(GrowthVerdict verdict) {
     case GrowthVerdict::stable: return "stable";
     case GrowthVerdict::growing: return "growing";
     case GrowthVerdict::chaotic_divergence: return "chaotic_divergence";
+    case GrowthVerdict::stiff: return "stiff";
   }
   return "?";
 }

@@ -34,7 +34,9 @@ struct MonitorOptions {
   std::vector<double> interval_times;
 };
 
-enum class GrowthVerdict { stable, growing, chaotic_divergence };
+// stiff: set by the gradient, not the monitor, when an explicit method's steps were held
+// by stability (adjoint/stiffness.hpp): the adjoint's growth is then the method's.
+enum class GrowthVerdict { stable, growing, chaotic_divergence, stiff };
 const char* to_string(GrowthVerdict verdict);
 
 // Log-binned magnitudes: bin 0 holds |x| < 10^kLowestDecade (zero included), bin d + 1

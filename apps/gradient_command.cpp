@@ -84,7 +84,11 @@ nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string&
                       {"forward_seconds", d.forward_seconds},
                       {"backward_seconds", d.backward_seconds},
                       {"nonfinite", nullptr},
-                      {"monitor", d.monitor ? monitor_json(*d.monitor) : nlohmann::json()}};
+                      {"monitor", d.monitor ? monitor_json(*d.monitor) : nlohmann::json()},
+                      {"stiffness", d.stiffness ? nlohmann::json{{"ratio", d.stiffness->ratio},
+                                                                 {"samples", d.stiffness->samples},
+                                                                 {"stiff", d.stiffness->stiff()}}
+                                                : nlohmann::json()}};
   if (d.nonfinite)
     j["nonfinite"] = {{"phase", d.nonfinite->phase},
                       {"step", d.nonfinite->step},

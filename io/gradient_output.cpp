@@ -41,6 +41,7 @@ void write_diagnostics(hid_t file, const GradientDiagnostics& d) {
       {"forward_seconds", d.forward_seconds},
       {"backward_seconds", d.backward_seconds}};
   for (const auto& [name, value] : counts) detail::write_double_attribute(group, name, value);
+  if (d.stiffness) detail::write_double_attribute(group, "stiffness_ratio", d.stiffness->ratio);
   group.close();
 }
 

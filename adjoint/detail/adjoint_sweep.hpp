@@ -13,6 +13,7 @@
 
 #include "adjoint/detail/scalar_gradient.hpp"
 #include "adjoint/gradient_problem.hpp"
+#include "adjoint/stiffness.hpp"
 #include "solvers/stepper.hpp"
 
 namespace backsweep::detail {
@@ -35,6 +36,9 @@ class AdjointSweep {
     std::stable_sort(observations_.begin(), observations_.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     next_observation_ = observations_.size();
+    if constexpr (std::is_same_v<T, double>)
+      if (!problem.method.implicit())
+        stiffness_.emplace(stepper.model(), real_stability_limit(*problem.method.tableau));
   }
 
   // lambda_N, and the value, from the terminal term, the quadrature and the observations
@@ -80,6 +84,10 @@ class AdjointSweep {
   void add_parameter_gradient(std::size_t j, const T& x) { mu_.add(j, x); }
   const std::optional<NonFinite>& nonfinite() const { return nonfinite_; }
   GrowthReport growth_report() const { return monitor_.report(); }
+  std::optional<StiffnessEstimate> stiffness() const {
+    if (!stiffness_) return std::nullopt;
+    return stiffness_->estimate();
+  }
 
   // A NaN that reached only the value or dJ/dp is reported too (as backward, step 0).
   void check_results(const T& value, const std::vector<T>& dJ_dp, double t_start) {
@@ -97,6 +105,8 @@ class AdjointSweep {
     mu_.add(stepper_.param_size(), step_mu_.data());
     add_observations(step.t, y);
     check_finite(lambda_.data(), "backward", n, step.t);
+    if constexpr (std::is_same_v<T, double>)
+      if (stiffness_) stiffness_->after_step(step.t, step.h, y, p_.data());
     // Sizes from the stepper and the model: compile-time constants for small models.
     monitor_.template record<A>(step.t, lambda_.data(), backsweep::state_size(problem_.model), [&] {
       double squares = 0.0;
@@ -146,6 +156,7 @@ class AdjointSweep {
   std::vector<std::pair<double, std::size_t>> observations_;  // (time, term), by time
   std::size_t next_observation_;
   GrowthMonitor monitor_;
+  std::optional<StiffnessProbe<typename S::model_type>> stiffness_;
   T value_{0};
   bool seeded_ = false;
   std::optional<NonFinite> nonfinite_;

@@ -149,3 +149,55 @@ TEST_CASE("implicit adjoint: bitwise equal across store-all, revolve and online"
       }
   }
 }
+
+namespace {
+struct FirstState {
+  template <class T>
+  T operator()(const T* y, const T*) const { return y[0]; }
+};
+}  // namespace
+
+TEST_CASE("stiffness: an explicit method held by stability is called stiff, not chaotic") {
+  CHECK(real_stability_limit(tableaux::euler) == doctest::Approx(2.0).epsilon(1e-3));
+  CHECK(real_stability_limit(tableaux::rk4) == doctest::Approx(2.785).epsilon(1e-3));
+  CHECK(real_stability_limit(tableaux::dopri5) == doctest::Approx(3.307).epsilon(2e-3));
+  CHECK(std::isinf(real_stability_limit(tableaux::sdirk4)));
+
+  const models::Robertson robertson;
+  IntegrateOptions options;
+  options.t1 = 40.0;
+  options.rtol = 1e-6;
+  options.atol = 1e-10;
+  using Final = Objective<FirstState>;
+  const GradientProblem<models::Robertson, Final> stiff{robertson, tableaux::dopri5, {1, 0, 0},
+                                                        {0.04, 3e7, 1e4}, Final{}, options};
+  const auto explicit_run = gradient<double>(stiff, stiff.y0, stiff.p);
+  REQUIRE(explicit_run.ok());
+  REQUIRE(explicit_run.diagnostics.stiffness);
+  MESSAGE("dopri5 on Robertson: h rho / beta = " << explicit_run.diagnostics.stiffness->ratio);
+  CHECK(explicit_run.diagnostics.stiffness->stiff());
+  CHECK(explicit_run.diagnostics.monitor->verdict == GrowthVerdict::stiff);
+  CHECK(explicit_run.diagnostics.monitor->explanation.find("sdirk4") != std::string::npos);
+
+  GradientProblem<models::Robertson, Final> implicit_problem = stiff;
+  implicit_problem.method = tableaux::sdirk4;
+  const auto implicit_run = gradient<double>(implicit_problem, stiff.y0, stiff.p);
+  REQUIRE(implicit_run.ok());
+  CHECK_FALSE(implicit_run.diagnostics.stiffness);
+  CHECK(implicit_run.diagnostics.monitor->verdict == GrowthVerdict::stable);
+  MESSAGE("dJ/dk1: dopri5 " << explicit_run.dJ_dp[0] << ", sdirk4 " << implicit_run.dJ_dp[0]);
+
+  // Lorenz-63 (chaotic, not stiff) stays chaotic.
+  const models::Lorenz63 lorenz;
+  IntegrateOptions long_window;
+  long_window.t1 = 20.0;
+  long_window.step = 1e-3;
+  const GradientProblem<models::Lorenz63, Final> chaotic{lorenz, tableaux::rk4,
+                                                         {13.79322908971583, 12.951847113500456, 34.90163699073296},
+                                                         {10, 28, 8.0 / 3}, Final{}, long_window};
+  const auto lorenz_run = gradient<double>(chaotic, chaotic.y0, chaotic.p);
+  REQUIRE(lorenz_run.diagnostics.stiffness);
+  MESSAGE("rk4 on Lorenz-63: h rho / beta = " << lorenz_run.diagnostics.stiffness->ratio);
+  CHECK_FALSE(lorenz_run.diagnostics.stiffness->stiff());
+  CHECK(lorenz_run.diagnostics.monitor->verdict == GrowthVerdict::chaotic_divergence);
+}
