@@ -26,6 +26,7 @@
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "adjoint/checkpoint_store.hpp"
+#include "adjoint/cvodes_gradient.hpp"
 #include "adjoint/detail/adjoint_sweep.hpp"
 #include "adjoint/detail/schedule_backend.hpp"
 #include "adjoint/gradient_problem.hpp"
@@ -394,8 +395,15 @@ void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const s
 template <class T = double, Model M, class Obj>
 GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
                            const std::vector<T>& p, const CheckpointOptions& checkpointing = {}) {
+  if constexpr (std::is_same_v<T, double>)
+    if (problem.method.is_sundials()) return detail::cvodes_gradient(problem, y0, p);
   GradientResult<T> result;
   result.diagnostics.method = std::string(problem.method.name());
+  if (problem.method.is_sundials()) {
+    result.status = IntegrateStatus::invalid_options;
+    result.message = "SUNDIALS methods give double gradients only";
+    return result;
+  }
   detail::with_system(problem.model, problem.objective, [&](const auto& system) {
     with_stepper<T>(system, problem.method, [&](auto& stepper) {
       using S = std::remove_reference_t<decltype(stepper)>;

@@ -73,6 +73,12 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
   using D = Dual<double, kLanes>;
   GradientResult<double> result;
   result.diagnostics.method = std::string(problem.method.name());
+  if (problem.method.is_sundials()) {
+    result.status = IntegrateStatus::invalid_options;
+    result.message = "the forward tangent runs through a backsweep method: " +
+                     std::string(problem.method.name()) + " gives adjoint gradients only";
+    return result;
+  }
   StepSequence sequence;
   const IntegrateResult found = problem_step_sequence(problem, sequence);
   if (!found.ok()) {

@@ -34,6 +34,9 @@ LyapunovConfig load_lyapunov_config(const std::string& path) {
   }
   LyapunovConfig config{detail::read_simulate_sections(root), options};
   const SimulateConfig& sim = config.simulate;
+  if (sim.method.is_sundials())
+    root.subsection("solver")->fail("method", "lyapunov runs tangent vectors through a backsweep method, not " +
+                                                  std::string(sim.method.name()));
   const std::size_t n = sim.state_names.size();
   config.options.exponents = section->count("exponents", n);
   if (config.options.exponents == 0 || config.options.exponents > n)

@@ -81,6 +81,8 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
     solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
+  if (solver->has("step") && method->is_sundials())
+    solver->fail("step", "CVODES chooses its own steps: give rtol and atol instead");
   if (options.step == 0.0 && !method->adaptive())
     solver->fail("step", "method '" + name +
                              "' has no error estimate, so it needs a fixed step size");

@@ -5,6 +5,8 @@
 // A new family is one more Family value, its methods in `all_methods`, and one more case
 // in with_stepper.
 #include <array>
+#include <stdexcept>
+#include <string>
 #include <cstddef>
 #include <utility>
 #include <string_view>
@@ -25,10 +27,22 @@ constexpr bool has_diagonal(const ButcherTableau& t) {
   return false;
 }
 
+// A SUNDIALS method: CVODES integrates it (solvers/cvodes.hpp), not a backsweep stepper.
+struct SundialsMethod {
+  std::string_view name, description;
+  bool bdf;
+};
+namespace sundials_methods {
+inline constexpr SundialsMethod cvodes_bdf{"cvodes_bdf", "SUNDIALS CVODES, BDF orders 1-5 (stiff)", true};
+inline constexpr SundialsMethod cvodes_adams{"cvodes_adams", "SUNDIALS CVODES, Adams-Moulton orders 1-12",
+                                             false};
+}  // namespace sundials_methods
+
 struct Method {
-  enum class Family { explicit_rk, diagonally_implicit_rk };
+  enum class Family { explicit_rk, diagonally_implicit_rk, cvodes };
   Family family = Family::explicit_rk;
-  const ButcherTableau* tableau = nullptr;
+  const ButcherTableau* tableau = nullptr;      // the Runge-Kutta families
+  const SundialsMethod* sundials = nullptr;     // cvodes
   NewtonOptions newton{};  // implicit methods
 
   // Any Runge-Kutta tableau, explicit or diagonally implicit, is a method:
@@ -36,11 +50,18 @@ struct Method {
   constexpr Method(const ButcherTableau& t)  // NOLINT: implicit on purpose
       : family(has_diagonal(t) ? Family::diagonally_implicit_rk : Family::explicit_rk), tableau(&t) {}
   Method(const ButcherTableau&&) = delete;  // it keeps a pointer: the tableau must outlive it
+  constexpr Method(const SundialsMethod& m) : family(Family::cvodes), sundials(&m) {}  // NOLINT
+  Method(const SundialsMethod&&) = delete;
 
-  constexpr std::string_view name() const { return tableau->name; }
-  constexpr std::string_view description() const { return tableau->description; }
+  constexpr std::string_view name() const { return tableau ? tableau->name : sundials->name; }
+  constexpr std::string_view description() const {
+    return tableau ? tableau->description : sundials->description;
+  }
   constexpr bool implicit() const { return family == Family::diagonally_implicit_rk; }
+  constexpr bool is_sundials() const { return family == Family::cvodes; }
+  constexpr bool sundials_bdf() const { return sundials && sundials->bdf; }
   constexpr StepperTraits traits() const {
+    if (!tableau) return {sundials->name, sundials->bdf ? 5 : 12, 1, sundials->bdf};
     return {tableau->name, tableau->order, tableau->embedded_order, implicit()};
   }
   constexpr bool adaptive() const { return traits().adaptive(); }
@@ -48,8 +69,9 @@ struct Method {
 
 inline constexpr auto all_methods = []<std::size_t... I, std::size_t... J>(
                                         std::index_sequence<I...>, std::index_sequence<J...>) {
-  return std::array<Method, sizeof...(I) + sizeof...(J)>{Method(*tableaux::all[I])...,
-                                                         Method(*tableaux::implicit_all[J])...};
+  return std::array<Method, sizeof...(I) + sizeof...(J) + 2>{
+      Method(*tableaux::all[I])..., Method(*tableaux::implicit_all[J])...,
+      Method(sundials_methods::cvodes_bdf), Method(sundials_methods::cvodes_adams)};
 }(std::make_index_sequence<tableaux::all.size()>{},
   std::make_index_sequence<tableaux::implicit_all.size()>{});
 
@@ -62,8 +84,12 @@ constexpr const Method* find_method(std::string_view name) {
 
 // Calls f(stepper) with a stepper of `method` for `model` on scalar T and algebra A, and
 // returns what f returns.
+// The SUNDIALS methods have no stepper: asking for one is an std::invalid_argument.
 template <class T, Algebra A = CpuAlgebra, Model M, class F>
 decltype(auto) with_stepper(const M& model, const Method& method, F&& f) {
+  if (method.is_sundials())
+    throw std::invalid_argument(std::string(method.name()) +
+                                " is integrated by SUNDIALS: this needs a backsweep method (e.g. sdirk4)");
   if (method.implicit()) {
     ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
     return f(stepper);

@@ -37,7 +37,7 @@ class AdjointSweep {
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     next_observation_ = observations_.size();
     if constexpr (std::is_same_v<T, double>)
-      if (!problem.method.implicit())
+      if (problem.method.family == Method::Family::explicit_rk)
         stiffness_.emplace(stepper.model(), real_stability_limit(*problem.method.tableau));
   }
 

@@ -1,0 +1,291 @@
+#include "solvers/cvodes.hpp"
+
+#include <cvodes/cvodes.h>
+#include <nvector/nvector_serial.h>
+#include <sunlinsol/sunlinsol_dense.h>
+#include <sunmatrix/sunmatrix_dense.h>
+#include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
+
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+
+namespace backsweep {
+
+namespace {
+
+// Owners of the SUNDIALS objects, freed in reverse order of creation.
+struct Context {
+  SUNContext ctx = nullptr;
+  Context() {
+    if (SUNContext_Create(nullptr, &ctx) != 0) throw std::runtime_error("SUNDIALS: no context");
+  }
+  ~Context() { SUNContext_Free(&ctx); }
+};
+struct Vector {
+  N_Vector v;
+  Vector(std::size_t n, SUNContext ctx) : v(N_VNew_Serial(sunindextype(n), ctx)) {}
+  ~Vector() { N_VDestroy(v); }
+  double* data() const { return N_VGetArrayPointer(v); }
+};
+struct Solver {
+  void* mem;
+  explicit Solver(int kind, SUNContext ctx) : mem(CVodeCreate(kind, ctx)) {}
+  ~Solver() { CVodeFree(&mem); }
+};
+struct Dense {
+  SUNMatrix matrix;
+  SUNLinearSolver solver;
+  Dense(N_Vector y, std::size_t n, SUNContext ctx)
+      : matrix(SUNDenseMatrix(sunindextype(n), sunindextype(n), ctx)), solver(SUNLinSol_Dense(y, matrix, ctx)) {}
+  ~Dense() {
+    SUNLinSolFree(solver);
+    SUNMatDestroy(matrix);
+  }
+};
+struct FixedPoint {
+  SUNNonlinearSolver solver;
+  FixedPoint(N_Vector y, SUNContext ctx) : solver(SUNNonlinSol_FixedPoint(y, 0, ctx)) {}
+  ~FixedPoint() { SUNNonlinSolFree(solver); }
+};
+
+// What the callbacks reach through user data.
+struct Callbacks {
+  OdeSystem& system;
+  std::vector<double> dfdy, vjp_y, vjp_p;
+};
+
+bool finite(const double* x, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (!std::isfinite(x[i])) return false;
+  return true;
+}
+
+int rhs(realtype t, N_Vector y, N_Vector ydot, void* data) {
+  auto& c = *static_cast<Callbacks*>(data);
+  c.system.rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+  return finite(N_VGetArrayPointer(ydot), c.system.size()) ? 0 : 1;  // 1: recoverable
+}
+
+// Dense column-major J from our row-major one; `sign` -1 with `transpose` gives -Jᵀ.
+void fill(Callbacks& c, realtype t, N_Vector y, SUNMatrix J, bool transpose, double sign) {
+  const std::size_t n = c.system.size();
+  c.dfdy.resize(n * n);
+  c.system.jacobian(t, N_VGetArrayPointer(y), c.dfdy.data());
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j)
+      SM_ELEMENT_D(J, sunindextype(i), sunindextype(j)) = sign * (transpose ? c.dfdy[j * n + i] : c.dfdy[i * n + j]);
+}
+
+int jacobian(realtype t, N_Vector y, N_Vector, SUNMatrix J, void* data, N_Vector, N_Vector, N_Vector) {
+  fill(*static_cast<Callbacks*>(data), t, y, J, false, 1.0);
+  return 0;
+}
+
+// Backward: lambda' = -(df/dy)ᵀ lambda, and the quadrature mu' = -(df/dp)ᵀ lambda, so
+// that integrating from T down to t0 accumulates mu = ∫ lambdaᵀ f_p dt.
+int rhs_backward(realtype t, N_Vector y, N_Vector yB, N_Vector yBdot, void* data) {
+  auto& c = *static_cast<Callbacks*>(data);
+  const std::size_t n = c.system.size();
+  c.vjp_y.resize(n);
+  c.vjp_p.resize(c.system.param_size());
+  c.system.vjp(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yB), c.vjp_y.data(), c.vjp_p.data());
+  double* out = N_VGetArrayPointer(yBdot);
+  for (std::size_t i = 0; i < n; ++i) out[i] = -c.vjp_y[i];
+  return finite(out, n) ? 0 : 1;
+}
+int quadrature_backward(realtype t, N_Vector y, N_Vector yB, N_Vector qBdot, void* data) {
+  auto& c = *static_cast<Callbacks*>(data);
+  c.vjp_y.resize(c.system.size());
+  c.vjp_p.resize(c.system.param_size());
+  c.system.vjp(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yB), c.vjp_y.data(), c.vjp_p.data());
+  double* out = N_VGetArrayPointer(qBdot);
+  for (std::size_t j = 0; j < c.system.param_size(); ++j) out[j] = -c.vjp_p[j];
+  return 0;
+}
+int jacobian_backward(realtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB, void* data, N_Vector,
+                      N_Vector, N_Vector) {
+  fill(*static_cast<Callbacks*>(data), t, y, JB, true, -1.0);
+  return 0;
+}
+
+IntegrateResult failure(int flag, double t, const char* where) {
+  IntegrateResult result;
+  result.status = flag == CV_TOO_MUCH_WORK ? IntegrateStatus::max_steps_reached
+                  : flag == CV_TOO_CLOSE || flag == CV_ERR_FAILURE || flag == CV_CONV_FAILURE
+                      ? IntegrateStatus::step_size_too_small
+                      : IntegrateStatus::non_finite_state;
+  result.t = t;
+  result.message = std::string("CVODES ") + where + " failed at t = " + std::to_string(t) + ": " +
+                   CVodeGetReturnFlagName(flag);
+  return result;
+}
+
+// Tolerances, limits and the nonlinear solver of a forward solve.
+bool set_up(void* mem, bool bdf, N_Vector y, std::size_t n, const IntegrateOptions& options, Callbacks& callbacks,
+            std::unique_ptr<Dense>& dense, std::unique_ptr<FixedPoint>& fixed_point, SUNContext ctx) {
+  if (CVodeInit(mem, rhs, options.t0, y) != CV_SUCCESS) return false;
+  if (CVodeSStolerances(mem, options.rtol, options.atol) != CV_SUCCESS) return false;
+  CVodeSetUserData(mem, &callbacks);
+  CVodeSetMaxNumSteps(mem, long(options.max_steps));
+  CVodeSetStopTime(mem, options.t1);
+  if (options.max_step < INFINITY) CVodeSetMaxStep(mem, options.max_step);
+  if (options.initial_step > 0) CVodeSetInitStep(mem, options.initial_step);
+  if (bdf) {
+    dense = std::make_unique<Dense>(y, n, ctx);
+    if (CVodeSetLinearSolver(mem, dense->solver, dense->matrix) != CV_SUCCESS) return false;
+    CVodeSetJacFn(mem, jacobian);
+  } else {
+    fixed_point = std::make_unique<FixedPoint>(y, ctx);
+    if (CVodeSetNonlinearSolver(mem, fixed_point->solver) != CV_SUCCESS) return false;
+  }
+  return true;
+}
+
+void read_counts(void* mem, bool bdf, CvodesCounts& counts) {
+  long steps = 0, rhs_evaluations = 0, jacobians = 0;
+  CVodeGetNumSteps(mem, &steps);
+  CVodeGetNumRhsEvals(mem, &rhs_evaluations);
+  if (bdf) CVodeGetNumJacEvals(mem, &jacobians);  // Adams iterates without a Jacobian
+  counts.steps = std::size_t(steps);
+  counts.rhs_evaluations = std::size_t(rhs_evaluations);
+  counts.jacobian_evaluations = std::size_t(jacobians);
+}
+
+}  // namespace
+
+IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const IntegrateOptions& options,
+                                 const std::function<void(double, const double*)>& observer,
+                                 CvodesCounts* counts) {
+  if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
+  const std::size_t n = system.size();
+  Context context;
+  Vector state(n, context.ctx);
+  std::copy(y, y + n, state.data());
+  Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);
+  Callbacks callbacks{system, {}, {}, {}};
+  std::unique_ptr<Dense> dense;
+  std::unique_ptr<FixedPoint> fixed_point;
+  if (!set_up(solver.mem, bdf, state.v, n, options, callbacks, dense, fixed_point, context.ctx))
+    return {IntegrateStatus::invalid_options, "CVODES rejected the options"};
+  observer(options.t0, state.data());
+  IntegrateResult result;
+  const bool every_step = options.output_times.empty();
+  std::size_t next_output = 0;
+  double t = options.t0;
+  while (t < options.t1) {
+    while (next_output < options.output_times.size() && options.output_times[next_output] <= options.t0)
+      ++next_output;
+    const double target = every_step ? options.t1
+                          : next_output < options.output_times.size() ? options.output_times[next_output]
+                                                                     : options.t1;
+    const int flag = CVode(solver.mem, target, state.v, &t, every_step ? CV_ONE_STEP : CV_NORMAL);
+    if (flag < 0) {
+      result = failure(flag, t, "forward solve");
+      break;
+    }
+    if (every_step || next_output < options.output_times.size()) observer(t, state.data());
+    if (!every_step) ++next_output;
+  }
+  std::copy(state.data(), state.data() + n, y);
+  CvodesCounts read;
+  read_counts(solver.mem, bdf, read);
+  result.steps = read.steps;
+  result.rhs_evaluations = read.rhs_evaluations;
+  if (result.ok()) result.t = options.t1;
+  if (counts) *counts = read;
+  return result;
+}
+
+IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> y0,
+                               const IntegrateOptions& options, const CvodesAdjointRequest& request,
+                               std::vector<double>& lambda, std::vector<double>& mu, CvodesCounts* counts) {
+  if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
+  const std::size_t n = system.size(), np = system.param_size();
+  Context context;
+  Vector state(n, context.ctx);
+  std::copy(y0.begin(), y0.end(), state.data());
+  Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);
+  Callbacks callbacks{system, {}, {}, {}};
+  std::unique_ptr<Dense> dense, dense_backward;
+  std::unique_ptr<FixedPoint> fixed_point;
+  if (!set_up(solver.mem, bdf, state.v, n, options, callbacks, dense, fixed_point, context.ctx) ||
+      CVodeAdjInit(solver.mem, long(request.steps_between_checkpoints), CV_POLYNOMIAL) != CV_SUCCESS)
+    return {IntegrateStatus::invalid_options, "CVODES rejected the options"};
+
+  // Forward, stopping at every stop.
+  double t = options.t0;
+  int checkpoints = 0;
+  for (std::size_t k = 0; k < request.stops.size(); ++k) {
+    const int flag = CVodeF(solver.mem, request.stops[k], state.v, &t, CV_NORMAL, &checkpoints);
+    if (flag < 0) return failure(flag, t, "forward solve");
+    request.at_stop(k, state.data());
+  }
+  CvodesCounts read;
+  read_counts(solver.mem, bdf, read);
+  read.checkpoints = std::size_t(checkpoints);
+
+  // Backward, with the quadrature of lambdaᵀ f_p, restarted at every stop with its jump.
+  Vector adjoint(n, context.ctx), quadrature(np, context.ctx);
+  lambda.assign(n, 0.0);
+  mu.assign(np, 0.0);
+  request.seed(state.data(), lambda.data(), mu.data());
+  std::copy(lambda.begin(), lambda.end(), adjoint.data());
+  for (std::size_t j = 0; j < np; ++j) quadrature.data()[j] = 0.0;
+  int which = 0;
+  const double t_end = request.stops.back();
+  if (CVodeCreateB(solver.mem, CV_BDF, &which) != CV_SUCCESS ||
+      CVodeInitB(solver.mem, which, rhs_backward, t_end, adjoint.v) != CV_SUCCESS ||
+      CVodeSStolerancesB(solver.mem, which, options.rtol, options.atol) != CV_SUCCESS ||
+      CVodeSetUserDataB(solver.mem, which, &callbacks) != CV_SUCCESS ||
+      CVodeSetMaxNumStepsB(solver.mem, which, long(options.max_steps)) != CV_SUCCESS)
+    return {IntegrateStatus::invalid_options, "CVODES rejected the backward problem"};
+  dense_backward = std::make_unique<Dense>(adjoint.v, n, context.ctx);
+  if (CVodeSetLinearSolverB(solver.mem, which, dense_backward->solver, dense_backward->matrix) != CV_SUCCESS ||
+      CVodeSetJacFnB(solver.mem, which, jacobian_backward) != CV_SUCCESS ||
+      CVodeQuadInitB(solver.mem, which, quadrature_backward, quadrature.v) != CV_SUCCESS ||
+      CVodeQuadSStolerancesB(solver.mem, which, options.rtol, options.atol) != CV_SUCCESS ||
+      CVodeSetQuadErrConB(solver.mem, which, SUNTRUE) != CV_SUCCESS)
+    return {IntegrateStatus::invalid_options, "CVODES rejected the backward problem"};
+  std::vector<double> carried(np, 0.0);  // the quadrature of the finished segments
+  for (std::size_t k = request.stops.size() - 1; k-- > 0;) {
+    const double t_k = request.stops[k];
+    int flag = CVodeB(solver.mem, t_k, CV_NORMAL);
+    if (flag < 0) return failure(flag, t_k, "backward solve");
+    CVodeGetB(solver.mem, which, &t, adjoint.v);
+    CVodeGetQuadB(solver.mem, which, &t, quadrature.v);
+    std::copy(adjoint.data(), adjoint.data() + n, lambda.begin());
+    for (std::size_t j = 0; j < np; ++j) carried[j] += quadrature.data()[j];
+    request.jump(k, lambda.data(), mu.data());
+    std::copy(lambda.begin(), lambda.end(), adjoint.data());
+    for (std::size_t j = 0; j < np; ++j) quadrature.data()[j] = 0.0;
+    if (CVodeReInitB(solver.mem, which, t_k, adjoint.v) != CV_SUCCESS ||
+        CVodeQuadReInitB(solver.mem, which, quadrature.v) != CV_SUCCESS)
+      return failure(CV_ILL_INPUT, t_k, "backward restart");
+  }
+  if (options.t0 < (request.stops.size() > 1 ? request.stops[0] : t_end)) {
+    const int flag = CVodeB(solver.mem, options.t0, CV_NORMAL);
+    if (flag < 0) return failure(flag, options.t0, "backward solve");
+    CVodeGetB(solver.mem, which, &t, adjoint.v);
+    CVodeGetQuadB(solver.mem, which, &t, quadrature.v);
+    std::copy(adjoint.data(), adjoint.data() + n, lambda.begin());
+    for (std::size_t j = 0; j < np; ++j) carried[j] += quadrature.data()[j];
+  }
+  for (std::size_t j = 0; j < np; ++j) mu[j] += carried[j];
+  if (counts) {
+    void* backward = CVodeGetAdjCVodeBmem(solver.mem, which);
+    long steps = 0, rhs_evaluations = 0;
+    CVodeGetNumSteps(backward, &steps);
+    CVodeGetNumRhsEvals(backward, &rhs_evaluations);
+    read.backward_steps = std::size_t(steps);
+    read.backward_rhs_evaluations = std::size_t(rhs_evaluations);
+    *counts = read;
+  }
+  IntegrateResult result;
+  result.t = options.t0;
+  result.steps = read.steps;
+  result.rhs_evaluations = read.rhs_evaluations;
+  return result;
+}
+
+}  // namespace backsweep

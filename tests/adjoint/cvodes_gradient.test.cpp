@@ -1,0 +1,125 @@
+// CVODES as a method: forward solves and its own (continuous) adjoint against the exact
+// discrete adjoint of our implicit and explicit methods at tight tolerances, where both
+// approach the gradient of the ODE solution.
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+#include "adjoint/discrete_adjoint.hpp"
+#include "adjoint/forward_tangent.hpp"
+#include "models/builtin/registry.hpp"
+#include "solvers/cvodes.hpp"
+#include "solvers/integrate.hpp"
+
+using namespace backsweep;
+
+namespace {
+
+struct Terminal {
+  template <class T>
+  T operator()(const T* y, const T* p) const {
+    return y[0] * y[0] + T(0.5) * y[1] + p[0] * y[0];
+  }
+};
+struct Running {
+  template <class T>
+  T operator()(T t, const T* y, const T* p) const {
+    using std::sin;
+    return T(0.1) * y[0] * y[1] + sin(t) * p[0] * y[1];
+  }
+};
+struct Misfit {
+  template <class T>
+  T operator()(std::size_t k, const T* y, const T*) const {
+    const T r = y[1] - T(0.2 * double(k + 1));
+    return r * r;
+  }
+};
+using FullObjective = Objective<Terminal, Running, Misfit>;
+
+template <class M>
+GradientProblem<M, FullObjective> problem_for(const M& model, Method method, double end, double rtol) {
+  IntegrateOptions options;
+  options.t1 = end;
+  options.rtol = rtol;
+  options.atol = rtol * 1e-4;
+  FullObjective objective;
+  objective.observation_times = {end / 4, end / 2, end};
+  return {model, method, {M::default_initial.begin(), M::default_initial.end()},
+          {M::default_params.begin(), M::default_params.end()}, objective, options};
+}
+
+double relative_difference(const GradientResult<double>& a, const GradientResult<double>& b) {
+  double difference = 0, scale = 1e-300;
+  for (std::size_t j = 0; j < a.dJ_dp.size(); ++j) {
+    difference = std::max(difference, std::abs(a.dJ_dp[j] - b.dJ_dp[j]));
+    scale = std::max(scale, std::abs(a.dJ_dp[j]));
+  }
+  for (std::size_t i = 0; i < a.dJ_dy0.size(); ++i) {
+    difference = std::max(difference, std::abs(a.dJ_dy0[i] - b.dJ_dy0[i]));
+    scale = std::max(scale, std::abs(a.dJ_dy0[i]));
+  }
+  return difference / scale;
+}
+
+}  // namespace
+
+TEST_CASE("CVODES forward solves agree with our implicit method") {
+  const models::Robertson model;
+  IntegrateOptions options;
+  options.t1 = 40.0;
+  options.rtol = 1e-10;
+  options.atol = 1e-14;
+  options.output_times = {1.0, 10.0, 40.0};
+  std::vector<double> ours(model.default_initial.begin(), model.default_initial.end()), theirs = ours;
+  ImplicitRK stepper(model, tableaux::sdirk4);
+  REQUIRE(integrate(stepper, ours.data(), model.default_params.data(), options).ok());
+  ModelSystem system(model, model.default_params.data());
+  std::vector<double> seen;
+  CvodesCounts counts;
+  const auto result = cvodes_integrate(system, true, theirs.data(), options,
+                                       [&](double t, const double*) { seen.push_back(t); }, &counts);
+  REQUIRE(result.ok());
+  CHECK(seen == std::vector<double>{0.0, 1.0, 10.0, 40.0});
+  for (int i = 0; i < 3; ++i) CHECK(theirs[i] == doctest::Approx(ours[i]).epsilon(1e-7));
+  MESSAGE("CVODES BDF, Robertson to t = 40 at rtol 1e-10: " << counts.steps << " steps, "
+                                                            << counts.jacobian_evaluations << " Jacobians");
+}
+
+TEST_CASE_TEMPLATE("CVODES adjoint = our discrete adjoint as both converge", M, models::Robertson,
+                   models::Lorenz63, models::VanDerPol) {
+  const M model;
+  const bool stiff = std::is_same_v<M, models::Robertson>;
+  const double end = stiff ? 40.0 : 1.0;
+  const auto reference_problem = problem_for(model, stiff ? Method(tableaux::sdirk4) : Method(tableaux::dopri5), end, 1e-11);
+  const auto reference = gradient<double>(reference_problem, reference_problem.y0, reference_problem.p);
+  REQUIRE(reference.ok());
+  for (const Method method : {Method(sundials_methods::cvodes_bdf), Method(sundials_methods::cvodes_adams)}) {
+    if (stiff && !method.sundials_bdf()) continue;  // Adams on Robertson: tens of thousands of steps
+    CAPTURE(method.name());
+    double previous = INFINITY;
+    for (double rtol : {1e-5, 1e-8, 1e-10}) {
+      CAPTURE(rtol);
+      const auto problem = problem_for(model, method, end, rtol);
+      const auto theirs = gradient<double>(problem, problem.y0, problem.p);
+      REQUIRE(theirs.ok());
+      CHECK(theirs.diagnostics.schedule == "cvodes");
+      CHECK(theirs.value == doctest::Approx(reference.value).epsilon(std::max(100 * rtol, 1e-8)));
+      const double difference = relative_difference(reference, theirs);
+      MESSAGE(method.name() << " rtol " << rtol << ": gradient differs by " << difference << " ("
+                            << theirs.diagnostics.steps << " steps forward, " << theirs.diagnostics.adjoint_steps
+                            << " backward, " << theirs.diagnostics.slots << " checkpoints)");
+      CHECK(difference <= std::max(1e3 * rtol, 1e-6));
+      CHECK(difference <= previous * 1.5);  // accuracy follows the tolerance
+      previous = difference;
+    }
+  }
+}
+
+TEST_CASE("CVODES has no tangent: a clear result, not a crash") {
+  const models::Lorenz63 model;
+  const auto problem = problem_for(model, sundials_methods::cvodes_bdf, 1.0, 1e-6);
+  const auto tangent = tangent_gradient(problem);
+  CHECK(tangent.status == IntegrateStatus::invalid_options);
+  CHECK(tangent.message.find("adjoint gradients only") != std::string::npos);
+}
