@@ -23,9 +23,15 @@
 //   Ybar_i = J(Y_i)ᵀ kbar_i,  mu += f_p(Y_i)ᵀ kbar_i,  lambda_n = lambda + sum_i Ybar_i,
 // with J at the stage value (not the step's Newton matrix): the exact derivative of the
 // converged stage equations.
+//
+// Models that declare their sparsity pattern get sparse Jacobians (coloured Dual sweeps)
+// and sparse LU factorizations (solvers/sparse_lu.hpp) for every matrix on double; a
+// Dual reverse (Hessian-vector products) takes the dense way.
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <optional>
+#include <type_traits>
 #include <stdexcept>
 #include <vector>
 
@@ -34,6 +40,8 @@
 #include "solvers/algebra.hpp"
 #include "solvers/butcher_tableau.hpp"
 #include "solvers/dense_lu.hpp"
+#include "solvers/sparse_lu.hpp"
+#include "models/sparse_jacobian.hpp"
 #include "solvers/stepper.hpp"
 
 namespace backsweep {
@@ -60,6 +68,10 @@ class ImplicitRK {
     if (s < 1 || s > kMaxStages) throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
     stiffly_accurate_ = true;
     for (int j = 0; j < s; ++j) stiffly_accurate_ = stiffly_accurate_ && tableau.a[s - 1][j] == tableau.b[j];
+    if constexpr (kSparse) {
+      newton_jacobian_.emplace(model);
+      stage_jacobian_.emplace(model);
+    }
     states_.resize(std::size_t(s) * n_);
     slopes_.resize(std::size_t(s) * n_);
     base_.resize(n_);
@@ -91,7 +103,7 @@ class ImplicitRK {
     }
     if (error) {
       combine(nullptr, tableau_.e, step.h, error);
-      if (factored_for_ != 0.0) newton_lu_.solve(error);
+      if (factored_for_ != 0.0) solve_newton(error);
     }
   }
 
@@ -124,7 +136,20 @@ class ImplicitRK {
         kbar_[k] = sum;
       }
       const T* state = stage(states_.data(), i);
-      if (const double diagonal = tableau_.a[i][i]; diagonal != 0.0) {
+      if (const double diagonal = tableau_.a[i][i]; diagonal != 0.0 && kSparseOnT) {
+        if constexpr (kSparseOnT) {
+          stage_jacobian_->evaluate(stage_time(step, i), state, p, JacobianColumns::states);
+          ++jacobian_evaluations_;
+          ++factorizations_;
+          const SparsityPattern& pattern = stage_jacobian_->pattern();
+          if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(),
+                                    -h * diagonal)) {
+            for (std::size_t k = 0; k < n_; ++k) lambda[k] = T(std::numeric_limits<double>::quiet_NaN());
+            return;
+          }
+          stage_sparse_.solve_transposed(kbar_.data());
+        }
+      } else if (diagonal != 0.0) {
         // The transposed stage matrix at the stage value, on T (so a Dual reverse
         // differentiates the solve too).
         stage_matrix_.resize(n_ * n_);
@@ -179,7 +204,8 @@ class ImplicitRK {
   // df/dy at (t, y) on values, row-major into `out`.
   void value_jacobian(double t, const double* y, const double* p, double* out) {
     ++jacobian_evaluations_;
-    value_derivatives_.jacobian(t, y, p, out);
+    if constexpr (kSparse) newton_jacobian_->evaluate(t, y, p, JacobianColumns::states);
+    else value_derivatives_.jacobian(t, y, p, out);
   }
   // df/dy at (t, y) on T (the reverse's stage matrices).
   void jacobian_on_t(double t, const T* y, const T* p, T* out) {
@@ -187,14 +213,42 @@ class ImplicitRK {
     derivatives_.jacobian(T(t), y, p, out);
   }
 
+  // b := (I - h a_ii J)^{-1} b with the Newton factors (a Dual b lane by lane).
+  void solve_newton(T* b) {
+    if constexpr (kSparse) solve_lanes(b, [&](double* x) { newton_sparse_.solve(x); });
+    else newton_lu_.solve(b);
+  }
+  template <class Solve>
+  void solve_lanes(T* b, Solve&& solve) {
+    if constexpr (std::is_same_v<T, double>) {
+      solve(b);
+    } else {
+      lane_.resize(n_);
+      for (std::size_t k = 0; k < n_; ++k) lane_[k] = value_of(b[k]);
+      solve(lane_.data());
+      for (std::size_t k = 0; k < n_; ++k) b[k].v = lane_[k];
+      for (int l = 0; l < T::lanes; ++l) {
+        for (std::size_t k = 0; k < n_; ++k) lane_[k] = b[k].d[l];
+        solve(lane_.data());
+        for (std::size_t k = 0; k < n_; ++k) b[k].d[l] = lane_[k];
+      }
+    }
+  }
+
   // Factors I - h_diag J for the Newton iterations (J at the step's start).
   bool factor_newton(double h_diag) {
     if (factored_for_ == h_diag) return true;
+    ++factorizations_;
+    if constexpr (kSparse) {
+      const SparsityPattern& pattern = newton_jacobian_->pattern();
+      factored_for_ = newton_sparse_.factor(n_, pattern.row_start, pattern.column_index,
+                                            newton_jacobian_->values(), -h_diag) ? h_diag : 0.0;
+      return factored_for_ != 0.0;
+    }
     std::vector<double> matrix(n_ * n_);
     for (std::size_t r = 0; r < n_; ++r)
       for (std::size_t c = 0; c < n_; ++c)
         matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * jacobian_[r * n_ + c];
-    ++factorizations_;
     factored_for_ = newton_lu_.factor(std::move(matrix), n_) ? h_diag : 0.0;
     return factored_for_ != 0.0;
   }
@@ -223,7 +277,7 @@ class ImplicitRK {
         values_.resize(2 * n_ + np_);
         for (std::size_t k = 0; k < n_; ++k) values_[k] = value_of(y[k]);
         for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
-        jacobian_.resize(n_ * n_);
+        if constexpr (!kSparse) jacobian_.resize(n_ * n_);  // dense only: n^2
         value_jacobian(step.t, values_.data(), values_.data() + 2 * n_, jacobian_.data());
         jacobian_current_ = jacobian_at_start_ = true;
         factored_for_ = 0.0;
@@ -259,7 +313,7 @@ class ImplicitRK {
       evaluate(stage_time(step, i), state, p, slope);
       ++newton_iterations_;
       for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-      newton_lu_.solve(work_.data());
+      solve_newton(work_.data());
       double squares = 0.0;
       for (std::size_t k = 0; k < n_; ++k) {
         state[k] += work_[k];
@@ -284,18 +338,28 @@ class ImplicitRK {
     values_.resize(2 * n_ + np_);
     for (std::size_t k = 0; k < n_; ++k) values_[n_ + k] = value_of(state[k]);
     for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
-    std::vector<double> matrix(n_ * n_);
-    value_jacobian(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_, matrix.data());
-    for (std::size_t r = 0; r < n_; ++r)
-      for (std::size_t c = 0; c < n_; ++c)
-        matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * matrix[r * n_ + c];
-    DenseLU<double> exact;
+    ++jacobian_evaluations_;
     ++factorizations_;
-    if (!exact.factor(std::move(matrix), n_)) return false;
+    DenseLU<double> exact;
+    if constexpr (kSparse) {
+      stage_jacobian_->evaluate(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_,
+                                JacobianColumns::states);
+      const SparsityPattern& pattern = stage_jacobian_->pattern();
+      if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag))
+        return false;
+    } else {
+      std::vector<double> matrix(n_ * n_);
+      value_derivatives_.jacobian(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_, matrix.data());
+      for (std::size_t r = 0; r < n_; ++r)
+        for (std::size_t c = 0; c < n_; ++c)
+          matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * matrix[r * n_ + c];
+      if (!exact.factor(std::move(matrix), n_)) return false;
+    }
     T* slope = stage(slopes_.data(), i);
     evaluate(stage_time(step, i), state, p, slope);
     for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-    exact.solve(work_.data());
+    if constexpr (kSparse) solve_lanes(work_.data(), [&](double* b) { stage_sparse_.solve(b); });
+    else exact.solve(work_.data());
     for (std::size_t k = 0; k < n_; ++k) state[k] += work_[k];
     return true;
   }
@@ -306,8 +370,16 @@ class ImplicitRK {
   std::size_t n_, np_;
   bool stiffly_accurate_ = false;
   std::vector<T> states_, slopes_, base_, work_, adjoints_, kbar_, pbar_, stage_matrix_;
+  // Plain values for the Jacobians: [0, n) the state the Newton Jacobian is taken at,
+  // [n, 2n) a converged stage (the tangent's polish), [2n, 2n + n_p) the parameters.
   std::vector<double> values_, jacobian_;
   DenseLU<double> newton_lu_;
+  static constexpr bool kSparse = HasSparsityPattern<M>;
+  static constexpr bool kSparseOnT = kSparse && std::is_same_v<T, double>;
+  using SparseJacobianSlot = std::conditional_t<kSparse, std::optional<SparseJacobian<M, double>>, char>;
+  SparseJacobianSlot newton_jacobian_{}, stage_jacobian_{};  // the Newton J, and stage ones
+  SparseLU newton_sparse_, stage_sparse_;
+  std::vector<double> lane_;
   DenseLU<T> stage_lu_;
   double factored_for_ = 0.0;  // h a_ii of newton_lu_; 0: none
   bool jacobian_current_ = false, jacobian_at_start_ = false;

@@ -285,3 +285,37 @@ TEST_CASE("gradient of a model defined in the config, through its initial expres
         doctest::Approx(dy0["I"].get<double>() - dy0["S"].get<double>()).epsilon(1e-12));
   CHECK(std::abs(dp["i0"].get<double>()) > 1e-4);
 }
+
+TEST_CASE("gradient of a stiff model: sdirk4's discrete adjoint, CVODES' adjoint, and dopri5 called stiff") {
+  std::ifstream in(std::string(BACKSWEEP_SOURCE_DIR) + "/examples/robertson_gradient.toml");
+  const std::string base{std::istreambuf_iterator<char>(in), {}};
+  auto gradient_of = [&](const std::string& name, const std::string& method) {
+    const CliRun result = run("gradient " +
+                              write_config(name, replaced(base, "method = \"sdirk4\"", method)).string() + " --json");
+    CAPTURE(result.err);
+    REQUIRE(result.exit_code == 0);
+    return nlohmann::json::parse(result.out);
+  };
+  const auto ours = gradient_of("sdirk4.toml", "method = \"sdirk4\"");
+  const auto cvodes = gradient_of("cvodes.toml", "method = \"cvodes_bdf\"");
+  const auto explicit_run = gradient_of("dopri5.toml", "method = \"dopri5\"");
+  CHECK(ours["diagnostics"]["monitor"]["verdict"] == "stable");
+  CHECK(ours["diagnostics"]["stiffness"].is_null());
+  CHECK(cvodes["diagnostics"]["schedule"] == "cvodes");
+  for (auto& [name, value] : ours["gradient"]["parameters"].items()) {
+    CAPTURE(name);
+    CHECK(cvodes["gradient"]["parameters"][name].get<double>() ==
+          doctest::Approx(value.get<double>()).epsilon(1e-5));
+  }
+  CHECK(explicit_run["diagnostics"]["monitor"]["verdict"] == "stiff");
+  CHECK(explicit_run["diagnostics"]["stiffness"]["stiff"] == true);
+  CHECK(explicit_run["diagnostics"]["steps"].get<std::size_t>() > 20 * ours["diagnostics"]["steps"].get<std::size_t>());
+
+  const CliRun tangent = run(
+      "gradient " +
+      write_config("tangent.toml", replaced(replaced(base, "method = \"sdirk4\"", "method = \"cvodes_bdf\""),
+                                            "mode = \"adjoint\"", "mode = \"tangent\""))
+          .string());
+  CHECK(tangent.exit_code == 2);
+  CHECK(tangent.err.find("key 'gradient.mode': tangent needs a backsweep method") != std::string::npos);
+}

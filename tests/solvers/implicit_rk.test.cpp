@@ -5,8 +5,10 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <numbers>
 #include <vector>
 
+#include "models/builtin/diffusion_1d.hpp"
 #include "models/builtin/harmonic_oscillator.hpp"
 #include "models/builtin/robertson.hpp"
 #include "models/builtin/van_der_pol.hpp"
@@ -150,4 +152,30 @@ TEST_CASE("methods name their family") {
   CHECK(find_method("sdirk2")->traits().implicit);
   CHECK(find_method("backward_euler")->implicit());
   CHECK_FALSE(find_method("rk4")->implicit());
+}
+
+TEST_CASE("a sparse model: sparse Jacobians and LU, 10^4 unknowns, the exact discrete decay") {
+  const std::size_t n = 10000;
+  const models::Diffusion1D model(n);
+  const double p[2] = {1.0, 0.5};
+  std::vector<double> y(n);
+  const double dx = model.dx(), pi = std::numbers::pi;
+  for (std::size_t i = 0; i < n; ++i) y[i] = std::sin(pi * double(i + 1) * dx);
+  IntegrateOptions options;
+  options.t1 = 0.05;
+  options.rtol = 1e-8;
+  options.atol = 1e-12;
+  ImplicitRK stepper(model, tableaux::sdirk4);
+  const auto result = integrate(stepper, y.data(), p, options);
+  REQUIRE(result.ok());
+  // sin(pi x) is an eigenvector of the discrete Laplacian: it decays at D lambda_1 + k.
+  const double lambda_1 = 4.0 / (dx * dx) * std::pow(std::sin(pi * dx / 2), 2);
+  const double decay = std::exp(-(p[0] * lambda_1 + p[1]) * options.t1);
+  double error = 0;
+  for (std::size_t i = 0; i < n; ++i)
+    error = std::max(error, std::abs(y[i] - decay * std::sin(pi * double(i + 1) * dx)));
+  MESSAGE("n = 10^4, stiffness ratio " << 4.0 / (dx * dx) << ": " << result.steps << " steps, "
+                                       << stepper.factorizations() << " sparse factorizations, error " << error);
+  CHECK(error <= 1e-7);
+  CHECK(result.steps < 200);
 }
