@@ -6,7 +6,10 @@
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdlib>
+#include <exception>
 #include <memory>
 #include <stdexcept>
 
@@ -50,10 +53,26 @@ struct FixedPoint {
 };
 
 // What the callbacks reach through user data.
+// What the callbacks reach through user data. An exception must not cross SUNDIALS' C
+// frames: a callback keeps it here and fails unrecoverably; the caller rethrows it.
 struct Callbacks {
   OdeSystem& system;
   std::vector<double> dfdy, vjp_y, vjp_p;
+  std::exception_ptr error;
+  void rethrow() const {
+    if (error) std::rethrow_exception(error);
+  }
 };
+
+template <class F>
+int guarded(void* data, F&& f) {
+  try {
+    return f(*static_cast<Callbacks*>(data));
+  } catch (...) {
+    static_cast<Callbacks*>(data)->error = std::current_exception();
+    return -1;
+  }
+}
 
 bool finite(const double* x, std::size_t n) {
   for (std::size_t i = 0; i < n; ++i)
@@ -62,9 +81,10 @@ bool finite(const double* x, std::size_t n) {
 }
 
 int rhs(realtype t, N_Vector y, N_Vector ydot, void* data) {
-  auto& c = *static_cast<Callbacks*>(data);
-  c.system.rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
-  return finite(N_VGetArrayPointer(ydot), c.system.size()) ? 0 : 1;  // 1: recoverable
+  return guarded(data, [&](Callbacks& c) {
+    c.system.rhs(t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+    return finite(N_VGetArrayPointer(ydot), c.system.size()) ? 0 : 1;  // 1: recoverable
+  });
 }
 
 // Dense column-major J from our row-major one; `sign` -1 with `transpose` gives -Jᵀ.
@@ -78,35 +98,41 @@ void fill(Callbacks& c, realtype t, N_Vector y, SUNMatrix J, bool transpose, dou
 }
 
 int jacobian(realtype t, N_Vector y, N_Vector, SUNMatrix J, void* data, N_Vector, N_Vector, N_Vector) {
-  fill(*static_cast<Callbacks*>(data), t, y, J, false, 1.0);
-  return 0;
+  return guarded(data, [&](Callbacks& c) {
+    fill(c, t, y, J, false, 1.0);
+    return 0;
+  });
 }
 
 // Backward: lambda' = -(df/dy)ᵀ lambda, and the quadrature mu' = -(df/dp)ᵀ lambda, so
 // that integrating from T down to t0 accumulates mu = ∫ lambdaᵀ f_p dt.
 int rhs_backward(realtype t, N_Vector y, N_Vector yB, N_Vector yBdot, void* data) {
-  auto& c = *static_cast<Callbacks*>(data);
-  const std::size_t n = c.system.size();
-  c.vjp_y.resize(n);
-  c.vjp_p.resize(c.system.param_size());
-  c.system.vjp(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yB), c.vjp_y.data(), c.vjp_p.data());
-  double* out = N_VGetArrayPointer(yBdot);
-  for (std::size_t i = 0; i < n; ++i) out[i] = -c.vjp_y[i];
-  return finite(out, n) ? 0 : 1;
+  return guarded(data, [&](Callbacks& c) {
+    const std::size_t n = c.system.size();
+    c.vjp_y.resize(n);
+    c.vjp_p.resize(c.system.param_size());
+    c.system.vjp(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yB), c.vjp_y.data(), c.vjp_p.data());
+    double* out = N_VGetArrayPointer(yBdot);
+    for (std::size_t i = 0; i < n; ++i) out[i] = -c.vjp_y[i];
+    return finite(out, n) ? 0 : 1;
+  });
 }
 int quadrature_backward(realtype t, N_Vector y, N_Vector yB, N_Vector qBdot, void* data) {
-  auto& c = *static_cast<Callbacks*>(data);
-  c.vjp_y.resize(c.system.size());
-  c.vjp_p.resize(c.system.param_size());
-  c.system.vjp(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yB), c.vjp_y.data(), c.vjp_p.data());
-  double* out = N_VGetArrayPointer(qBdot);
-  for (std::size_t j = 0; j < c.system.param_size(); ++j) out[j] = -c.vjp_p[j];
-  return 0;
+  return guarded(data, [&](Callbacks& c) {
+    c.vjp_y.resize(c.system.size());
+    c.vjp_p.resize(c.system.param_size());
+    c.system.vjp(t, N_VGetArrayPointer(y), N_VGetArrayPointer(yB), c.vjp_y.data(), c.vjp_p.data());
+    double* out = N_VGetArrayPointer(qBdot);
+    for (std::size_t j = 0; j < c.system.param_size(); ++j) out[j] = -c.vjp_p[j];
+    return 0;
+  });
 }
 int jacobian_backward(realtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB, void* data, N_Vector,
                       N_Vector, N_Vector) {
-  fill(*static_cast<Callbacks*>(data), t, y, JB, true, -1.0);
-  return 0;
+  return guarded(data, [&](Callbacks& c) {
+    fill(c, t, y, JB, true, -1.0);
+    return 0;
+  });
 }
 
 IntegrateResult failure(int flag, double t, const char* where) {
@@ -116,8 +142,9 @@ IntegrateResult failure(int flag, double t, const char* where) {
                       ? IntegrateStatus::step_size_too_small
                       : IntegrateStatus::non_finite_state;
   result.t = t;
-  result.message = std::string("CVODES ") + where + " failed at t = " + std::to_string(t) + ": " +
-                   CVodeGetReturnFlagName(flag);
+  // The flag's name is malloc'ed by SUNDIALS: the caller frees it.
+  const std::unique_ptr<char, decltype(&std::free)> name(CVodeGetReturnFlagName(flag), &std::free);
+  result.message = std::string("CVODES ") + where + " failed at t = " + std::to_string(t) + ": " + name.get();
   return result;
 }
 
@@ -152,6 +179,14 @@ void read_counts(void* mem, bool bdf, CvodesCounts& counts) {
   counts.jacobian_evaluations = std::size_t(jacobians);
 }
 
+void add_backward_counts(void* backward, CvodesCounts& counts) {
+  long steps = 0, rhs_evaluations = 0;
+  CVodeGetNumSteps(backward, &steps);
+  CVodeGetNumRhsEvals(backward, &rhs_evaluations);
+  counts.backward_steps += std::size_t(steps);
+  counts.backward_rhs_evaluations += std::size_t(rhs_evaluations);
+}
+
 }  // namespace
 
 IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const IntegrateOptions& options,
@@ -163,7 +198,7 @@ IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const I
   Vector state(n, context.ctx);
   std::copy(y, y + n, state.data());
   Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);
-  Callbacks callbacks{system, {}, {}, {}};
+  Callbacks callbacks{system, {}, {}, {}, nullptr};
   std::unique_ptr<Dense> dense;
   std::unique_ptr<FixedPoint> fixed_point;
   if (!set_up(solver.mem, bdf, state.v, n, options, callbacks, dense, fixed_point, context.ctx))
@@ -180,6 +215,7 @@ IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const I
                           : next_output < options.output_times.size() ? options.output_times[next_output]
                                                                      : options.t1;
     const int flag = CVode(solver.mem, target, state.v, &t, every_step ? CV_ONE_STEP : CV_NORMAL);
+    callbacks.rethrow();
     if (flag < 0) {
       result = failure(flag, t, "forward solve");
       break;
@@ -201,12 +237,16 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
                                const IntegrateOptions& options, const CvodesAdjointRequest& request,
                                std::vector<double>& lambda, std::vector<double>& mu, CvodesCounts* counts) {
   if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
+  const auto& stops = request.stops;
+  if (stops.empty() || stops.back() != options.t1 || !(stops.front() > options.t0) ||
+      !std::is_sorted(stops.begin(), stops.end()))
+    return {IntegrateStatus::invalid_options, "the adjoint's stops must ascend in (t0, t1], t1 last"};
   const std::size_t n = system.size(), np = system.param_size();
   Context context;
   Vector state(n, context.ctx);
   std::copy(y0.begin(), y0.end(), state.data());
   Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);
-  Callbacks callbacks{system, {}, {}, {}};
+  Callbacks callbacks{system, {}, {}, {}, nullptr};
   std::unique_ptr<Dense> dense, dense_backward;
   std::unique_ptr<FixedPoint> fixed_point;
   if (!set_up(solver.mem, bdf, state.v, n, options, callbacks, dense, fixed_point, context.ctx) ||
@@ -218,6 +258,7 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
   int checkpoints = 0;
   for (std::size_t k = 0; k < request.stops.size(); ++k) {
     const int flag = CVodeF(solver.mem, request.stops[k], state.v, &t, CV_NORMAL, &checkpoints);
+    callbacks.rethrow();
     if (flag < 0) return failure(flag, t, "forward solve");
     request.at_stop(k, state.data());
   }
@@ -250,13 +291,15 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
   std::vector<double> carried(np, 0.0);  // the quadrature of the finished segments
   for (std::size_t k = request.stops.size() - 1; k-- > 0;) {
     const double t_k = request.stops[k];
-    int flag = CVodeB(solver.mem, t_k, CV_NORMAL);
+    const int flag = CVodeB(solver.mem, t_k, CV_NORMAL);
+    callbacks.rethrow();
     if (flag < 0) return failure(flag, t_k, "backward solve");
     CVodeGetB(solver.mem, which, &t, adjoint.v);
     CVodeGetQuadB(solver.mem, which, &t, quadrature.v);
     std::copy(adjoint.data(), adjoint.data() + n, lambda.begin());
     for (std::size_t j = 0; j < np; ++j) carried[j] += quadrature.data()[j];
     request.jump(k, lambda.data(), mu.data());
+    add_backward_counts(CVodeGetAdjCVodeBmem(solver.mem, which), read);  // ReInitB zeroes them
     std::copy(lambda.begin(), lambda.end(), adjoint.data());
     for (std::size_t j = 0; j < np; ++j) quadrature.data()[j] = 0.0;
     if (CVodeReInitB(solver.mem, which, t_k, adjoint.v) != CV_SUCCESS ||
@@ -265,6 +308,7 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
   }
   if (options.t0 < (request.stops.size() > 1 ? request.stops[0] : t_end)) {
     const int flag = CVodeB(solver.mem, options.t0, CV_NORMAL);
+    callbacks.rethrow();
     if (flag < 0) return failure(flag, options.t0, "backward solve");
     CVodeGetB(solver.mem, which, &t, adjoint.v);
     CVodeGetQuadB(solver.mem, which, &t, quadrature.v);
@@ -272,15 +316,8 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
     for (std::size_t j = 0; j < np; ++j) carried[j] += quadrature.data()[j];
   }
   for (std::size_t j = 0; j < np; ++j) mu[j] += carried[j];
-  if (counts) {
-    void* backward = CVodeGetAdjCVodeBmem(solver.mem, which);
-    long steps = 0, rhs_evaluations = 0;
-    CVodeGetNumSteps(backward, &steps);
-    CVodeGetNumRhsEvals(backward, &rhs_evaluations);
-    read.backward_steps = std::size_t(steps);
-    read.backward_rhs_evaluations = std::size_t(rhs_evaluations);
-    *counts = read;
-  }
+  add_backward_counts(CVodeGetAdjCVodeBmem(solver.mem, which), read);
+  if (counts) *counts = read;
   IntegrateResult result;
   result.t = options.t0;
   result.steps = read.steps;
