@@ -93,19 +93,8 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
   }
   observe(t0, y.data(), lambda.data(), mu.data());  // terms at t0: no backward time
   if constexpr (Obj::has_initial) {
-    // Through y0(p): dJ/dp += (dy0/dp)ᵀ lambda_0.
-    ScalarGradient<double> through_initial(0, np);
-    std::vector<double> grad(np), none;
-    through_initial(
-        [&](const auto*, const auto* q) {
-          using D = std::remove_cvref_t<decltype(*q)>;
-          std::vector<D> y_of_p(n_user);
-          problem.objective.initial(q, y_of_p.data());
-          D sum(0);
-          for (std::size_t i = 0; i < n_user; ++i) sum += lambda[i] * y_of_p[i];
-          return sum;
-        },
-        none.data(), p.data(), none.data(), grad.data());
+    const std::vector<double> grad =
+        through_initial_state(problem.objective.initial, n_user, lambda.data(), p);
     for (std::size_t j = 0; j < np; ++j) mu[j] += grad[j];
   }
   result.value = value;

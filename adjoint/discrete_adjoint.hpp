@@ -353,19 +353,7 @@ void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const s
   const T* lambda = sweep.lambda();
   result.dJ_dy0.assign(lambda, lambda + n);
   if constexpr (Obj::has_initial) {
-    // Through y0(p): dJ/dp += (dy0/dp)ᵀ lambda_0.
-    ScalarGradient<T> through_initial(0, p.size());
-    std::vector<T> grad(p.size()), none;
-    through_initial(
-        [&](const auto*, const auto* q) {
-          using D = std::remove_cvref_t<decltype(*q)>;
-          std::vector<D> y(n);
-          problem.objective.initial(q, y.data());
-          D sum(0);
-          for (std::size_t i = 0; i < n; ++i) sum += lambda[i] * y[i];
-          return sum;
-        },
-        none.data(), p.data(), none.data(), grad.data());
+    const std::vector<T> grad = through_initial_state(problem.objective.initial, n, lambda, p);
     for (std::size_t j = 0; j < p.size(); ++j) sweep.add_parameter_gradient(j, grad[j]);
   }
   result.dJ_dp.resize(p.size());

@@ -16,11 +16,17 @@ namespace backsweep {
 template <class S>
 class DenseLU {
  public:
-  // Factors the row-major matrix a (n x n, taken by value and kept). False when a pivot
-  // is zero or not finite: the matrix is singular to working precision.
-  bool factor(std::vector<S> a, std::size_t n) {
-    lu_ = std::move(a);
+  // The n x n row-major matrix to factor, in the factorization's own storage (reused from
+  // one factorization to the next: no allocation per step): fill it, then factor().
+  S* matrix(std::size_t n) {
     n_ = n;
+    lu_.resize(n * n);
+    return lu_.data();
+  }
+  // Factors the matrix in place. False when a pivot is zero or not finite: the matrix is
+  // singular to working precision.
+  bool factor() {
+    const std::size_t n = n_;
     pivot_.resize(n);
     for (std::size_t k = 0; k < n; ++k) {
       std::size_t best = k;

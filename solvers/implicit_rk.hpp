@@ -152,12 +152,12 @@ class ImplicitRK {
       } else if (diagonal != 0.0) {
         // The transposed stage matrix at the stage value, on T (so a Dual reverse
         // differentiates the solve too).
-        stage_matrix_.resize(n_ * n_);
-        jacobian_on_t(stage_time(step, i), state, p, stage_matrix_.data());
+        T* matrix = stage_lu_.matrix(n_);
+        jacobian_on_t(stage_time(step, i), state, p, matrix);
         for (std::size_t r = 0; r < n_; ++r)
           for (std::size_t c = 0; c < n_; ++c)
-            stage_matrix_[r * n_ + c] = (r == c ? T(1) : T(0)) - stage_matrix_[r * n_ + c] * (h * diagonal);
-        if (!stage_lu_.factor(stage_matrix_, n_)) {
+            matrix[r * n_ + c] = (r == c ? T(1) : T(0)) - matrix[r * n_ + c] * (h * diagonal);
+        if (!stage_lu_.factor()) {
           for (std::size_t k = 0; k < n_; ++k) lambda[k] = T(std::numeric_limits<double>::quiet_NaN());
           return;
         }
@@ -245,11 +245,11 @@ class ImplicitRK {
                                             newton_jacobian_->values(), -h_diag) ? h_diag : 0.0;
       return factored_for_ != 0.0;
     }
-    std::vector<double> matrix(n_ * n_);
+    double* matrix = newton_lu_.matrix(n_);
     for (std::size_t r = 0; r < n_; ++r)
       for (std::size_t c = 0; c < n_; ++c)
         matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * jacobian_[r * n_ + c];
-    factored_for_ = newton_lu_.factor(std::move(matrix), n_) ? h_diag : 0.0;
+    factored_for_ = newton_lu_.factor() ? h_diag : 0.0;
     return factored_for_ != 0.0;
   }
 
@@ -340,7 +340,6 @@ class ImplicitRK {
     for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
     ++jacobian_evaluations_;
     ++factorizations_;
-    DenseLU<double> exact;
     if constexpr (kSparse) {
       stage_jacobian_->evaluate(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_,
                                 JacobianColumns::states);
@@ -348,18 +347,18 @@ class ImplicitRK {
       if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag))
         return false;
     } else {
-      std::vector<double> matrix(n_ * n_);
-      value_derivatives_.jacobian(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_, matrix.data());
+      double* matrix = polish_lu_.matrix(n_);
+      value_derivatives_.jacobian(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_, matrix);
       for (std::size_t r = 0; r < n_; ++r)
         for (std::size_t c = 0; c < n_; ++c)
           matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * matrix[r * n_ + c];
-      if (!exact.factor(std::move(matrix), n_)) return false;
+      if (!polish_lu_.factor()) return false;
     }
     T* slope = stage(slopes_.data(), i);
     evaluate(stage_time(step, i), state, p, slope);
     for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
     if constexpr (kSparse) solve_lanes(work_.data(), [&](double* b) { stage_sparse_.solve(b); });
-    else exact.solve(work_.data());
+    else polish_lu_.solve(work_.data());
     for (std::size_t k = 0; k < n_; ++k) state[k] += work_[k];
     return true;
   }
@@ -369,11 +368,11 @@ class ImplicitRK {
   NewtonOptions newton_;
   std::size_t n_, np_;
   bool stiffly_accurate_ = false;
-  std::vector<T> states_, slopes_, base_, work_, adjoints_, kbar_, pbar_, stage_matrix_;
+  std::vector<T> states_, slopes_, base_, work_, adjoints_, kbar_, pbar_;
   // Plain values for the Jacobians: [0, n) the state the Newton Jacobian is taken at,
   // [n, 2n) a converged stage (the tangent's polish), [2n, 2n + n_p) the parameters.
   std::vector<double> values_, jacobian_;
-  DenseLU<double> newton_lu_;
+  DenseLU<double> newton_lu_, polish_lu_;  // the step's Newton matrix; a tangent stage's
   static constexpr bool kSparse = HasSparsityPattern<M>;
   static constexpr bool kSparseOnT = kSparse && std::is_same_v<T, double>;
   using SparseJacobianSlot = std::conditional_t<kSparse, std::optional<SparseJacobian<M, double>>, char>;

@@ -12,6 +12,7 @@ struct SparseLU::Factors {
   Eigen::SparseLU<Eigen::SparseMatrix<double>, Eigen::COLAMDOrdering<int>> lu;
   bool analyzed = false;
   std::size_t n = 0;
+  std::vector<Eigen::Triplet<double>> entries;  // reused: no allocation per factorization
   mutable Eigen::VectorXd x;
 };
 
@@ -24,8 +25,8 @@ bool SparseLU::factor(std::size_t n, std::span<const std::size_t> row_start,
                       std::span<const std::uint32_t> column_index, std::span<const double> values,
                       double scale) {
   Factors& f = *factors_;
-  std::vector<Eigen::Triplet<double>> entries;
-  entries.reserve(values.size() + n);
+  std::vector<Eigen::Triplet<double>>& entries = f.entries;
+  entries.clear();
   for (std::size_t i = 0; i < n; ++i) {
     entries.emplace_back(int(i), int(i), 1.0);
     for (std::size_t k = row_start[i]; k < row_start[i + 1]; ++k)

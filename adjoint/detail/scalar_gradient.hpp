@@ -84,6 +84,25 @@ V observation_gradient(const Term& l, ScalarGradient<V>& dual, std::size_t k, co
     return dual([&](const auto* s, const auto* q) { return l(k, s, q); }, y, p, grad_y, grad_p);
 }
 
+// (dy0/dp)ᵀ lambda_0 for an initial term y0(p) of n states: dJ/dp's path through y0.
+template <class Initial, class V>
+std::vector<V> through_initial_state(const Initial& initial, std::size_t n, const V* lambda,
+                                     const std::vector<V>& p) {
+  ScalarGradient<V> dual(0, p.size());
+  std::vector<V> grad(p.size()), none;
+  dual(
+      [&](const auto*, const auto* q) {
+        using D = std::remove_cvref_t<decltype(*q)>;
+        std::vector<D> y(n);
+        initial(q, y.data());
+        D sum(0);
+        for (std::size_t i = 0; i < n; ++i) sum += lambda[i] * y[i];
+        return sum;
+      },
+      none.data(), p.data(), none.data(), grad.data());
+  return grad;
+}
+
 // Neumaier's compensated summation, component-wise: long sums of small parameter
 // contributions keep their accuracy.
 template <class V, Algebra A = CpuAlgebra>
