@@ -1,6 +1,7 @@
 #pragma once
 // gradient() for the SUNDIALS methods (cvodes_bdf, cvodes_adams): the same objective and
-// result as the discrete adjoint, by CVODES' own continuous adjoint (solvers/cvodes.hpp).
+// result as the discrete adjoint, by CVODES' own continuous adjoint (solvers/cvodes.hpp);
+// and the forward tangent, by CVODES' forward sensitivities.
 // Its accuracy follows the tolerances; the diagnostics say so and give CVODES' counts.
 #include <algorithm>
 #include <cmath>
@@ -79,7 +80,7 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
   CvodesCounts counts;
   const bool bdf = problem.method.sundials_bdf();
   const IntegrateResult solved = with_system(problem.model, problem.objective, [&](const auto& system) {
-    ModelSystem ode(system, p.data());
+    ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
     return cvodes_adjoint(ode, bdf, y, problem.integrate, request, lambda, mu, &counts);
   });
   d.steps = counts.steps;
@@ -105,6 +106,96 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
       result.status = IntegrateStatus::non_finite_state;
       result.message = "CVODES gave a non-finite gradient";
     }
+  return result;
+}
+
+// The forward tangent for the SUNDIALS methods: dJ/dp and dJ/dy0 from CVODES' forward
+// sensitivities (one direction per parameter and per initial state, y0(p) seeding the
+// parameters' directions), the terms' gradients dotted with them at their times.
+template <Model M, class Obj>
+GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& problem) {
+  using D = Dual<double, kDerivativeLanes>;
+  GradientResult<double> result;
+  GradientDiagnostics& d = result.diagnostics;
+  d.method = std::string(problem.method.name());
+  const std::vector<double>& p = problem.p;
+  const std::size_t n_user = state_size(problem.model), np = p.size(), m = np + n_user;
+  const double t0 = problem.integrate.t0, t1 = problem.integrate.t1;
+  std::vector<double> y = initial_state<double>(problem, problem.y0, p);
+  const std::size_t n = y.size();
+
+  // Direction k < np moves p_k, direction np + i moves y0_i; s_k(t0) = dy0/d(direction).
+  SensitivityDirections directions{m, std::vector<double>(m * n, 0.0), std::vector<double>(m * np, 0.0)};
+  for (std::size_t first = 0; first < m; first += kDerivativeLanes) {
+    std::vector<D> y0(problem.y0.begin(), problem.y0.end()), pd(p.begin(), p.end());
+    for (std::size_t k = first; k < std::min(m, first + kDerivativeLanes); ++k) {
+      if (k < np) pd[k].d[k - first] = directions.parameters[k * np + k] = 1.0;
+      else y0[k - np].d[k - first] = 1.0;
+    }
+    const std::vector<D> start = initial_state<D>(problem, y0, pd);
+    for (std::size_t k = first; k < std::min(m, first + kDerivativeLanes); ++k)
+      for (std::size_t i = 0; i < n_user; ++i) directions.initial[k * n + i] = start[i].d[k - first];
+  }
+
+  result.dJ_dp.assign(np, 0.0);
+  result.dJ_dy0.assign(n_user, 0.0);
+  std::vector<double> grad_y(n_user), grad_p(np);
+  ScalarGradient<double> scalar(n_user, np);
+  // Adds a term's value, and its gradient along every direction, at a state y with
+  // sensitivities s (m x n).
+  auto add = [&](double value, const double* s) {
+    result.value += value;
+    for (std::size_t k = 0; k < m; ++k) {
+      double slope = k < np ? grad_p[k] : 0.0;
+      for (std::size_t i = 0; i < n_user; ++i) slope += grad_y[i] * s[k * n + i];
+      (k < np ? result.dJ_dp[k] : result.dJ_dy0[k - np]) += slope;
+    }
+  };
+  auto observe = [&](double t, const double* state, const double* s) {
+    if constexpr (Obj::has_observation) {
+      const auto& times = problem.objective.observation_times;
+      for (std::size_t k = 0; k < times.size(); ++k)
+        if (times[k] == t)
+          add(observation_gradient(problem.objective.observation, scalar, k, state, p.data(), grad_y.data(),
+                                   grad_p.data()),
+              s);
+    }
+  };
+  observe(t0, y.data(), directions.initial.data());
+
+  IntegrateOptions options = problem.integrate;
+  options.output_times.clear();
+  for (double t : problem.objective.observation_times)
+    if (t > t0 && t < t1) options.output_times.push_back(t);
+  std::sort(options.output_times.begin(), options.output_times.end());
+  options.output_times.erase(std::unique(options.output_times.begin(), options.output_times.end()),
+                             options.output_times.end());
+  options.output_times.push_back(t1);
+  CvodesCounts counts;
+  const IntegrateResult solved = with_system(problem.model, problem.objective, [&](const auto& system) {
+    ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
+    return cvodes_sensitivities(ode, problem.method.sundials_bdf(), y.data(), directions, options,
+                                [&](double t, const double* state, const double* s) {
+                                  observe(t, state, s);
+                                  if (t != t1) return;
+                                  if constexpr (Obj::has_terminal)
+                                    add(terminal_gradient(problem.objective.terminal, scalar, state, p.data(),
+                                                          grad_y.data(), grad_p.data()),
+                                        s);
+                                  if constexpr (Obj::has_running) {
+                                    result.value += state[n_user];
+                                    for (std::size_t k = 0; k < m; ++k)
+                                      (k < np ? result.dJ_dp[k] : result.dJ_dy0[k - np]) += s[k * n + n_user];
+                                  }
+                                },
+                                &counts);
+  });
+  d.steps = counts.steps;
+  d.rhs_evaluations = counts.rhs_evaluations;
+  if (!solved.ok()) {
+    result.status = solved.status;
+    result.message = solved.message;
+  }
   return result;
 }
 

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "adjoint/cvodes_gradient.hpp"
 #include "adjoint/gradient_problem.hpp"
 
 namespace backsweep {
@@ -66,19 +67,14 @@ IntegrateResult problem_step_sequence(const GradientProblem<M, Obj>& problem,
 }
 
 // dJ/dp and dJ/dy0 by forward-mode tangents (Dual lanes through the whole solve),
-// kLanes columns per solve.
+// kLanes columns per solve; for the SUNDIALS methods, CVODES' forward sensitivities.
 template <Model M, class Obj>
 GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) {
   constexpr int kLanes = 8;
   using D = Dual<double, kLanes>;
   GradientResult<double> result;
   result.diagnostics.method = std::string(problem.method.name());
-  if (problem.method.is_sundials()) {
-    result.status = IntegrateStatus::invalid_options;
-    result.message = "the forward tangent runs through a backsweep method: " +
-                     std::string(problem.method.name()) + " gives adjoint gradients only";
-    return result;
-  }
+  if (problem.method.is_sundials()) return detail::cvodes_tangent_gradient(problem);
   StepSequence sequence;
   const IntegrateResult found = problem_step_sequence(problem, sequence);
   if (!found.ok()) {

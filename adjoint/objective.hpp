@@ -12,12 +12,14 @@
 // perturbation of that initial state).
 // Leave a term as NoTerm to omit it: an omitted running cost costs nothing.
 #include <cstddef>
+#include <cstdint>
 #include <type_traits>
 #include <vector>
 
 #include "adjoint/detail/scalar_gradient.hpp"
 #include "models/derivatives.hpp"
 #include "models/model.hpp"
+#include "models/sparsity.hpp"
 
 namespace backsweep {
 
@@ -65,6 +67,22 @@ struct WithQuadrature : detail::PlusOneState<M> {
   void operator()(T t, const T* y, const T* p, T* dydt) const {
     (*this->model)(t, y, p, dydt);
     dydt[backsweep::state_size(*this->model)] = (*running)(t, y, p);
+  }
+
+  // The model's pattern with the parameter columns moved past q, and a dense last row:
+  // the running cost may read any state or parameter (nothing reads q).
+  SparsityPattern sparsity() const
+    requires HasSparsityPattern<M>
+  {
+    SparsityPattern pattern = this->model->sparsity();
+    const std::size_t n = pattern.rows, np = pattern.columns - n;
+    for (std::uint32_t& column : pattern.column_index) column += column >= n ? 1 : 0;
+    for (std::size_t j = 0; j < n + 1 + np; ++j)
+      if (j != n) pattern.column_index.push_back(static_cast<std::uint32_t>(j));
+    pattern.row_start.push_back(pattern.column_index.size());
+    pattern.rows = n + 1;
+    pattern.columns = n + 1 + np;
+    return pattern;
   }
 };
 

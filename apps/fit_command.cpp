@@ -15,6 +15,7 @@
 #include "io/fit_config.hpp"
 #include "io/fit_output.hpp"
 #include "io/visit_model.hpp"
+#include "solvers/solve.hpp"
 
 namespace backsweep::apps {
 
@@ -95,14 +96,13 @@ bool fitted_trajectories(const M& model, const FitConfig& config, const std::vec
     const std::vector<double> p = fit.parameters(e, theta);
     std::vector<double> y(sim.state_names.size());
     ConfigExperimentInitial{&config}(e, p.data(), y.data());
-    const IntegrateResult solved = with_stepper<double>(model, sim.method, [&](auto& stepper) {
-      return integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {
-        trajectory.times.push_back(t);
-        trajectory.states.insert(trajectory.states.end(), state, state + sim.state_names.size());
-        for (std::size_t o = 0; o < config.observables.size(); ++o)
-          trajectory.observables.push_back(ConfigObservables{&config}(o, t, state, p.data()));
-      });
-    });
+    const IntegrateResult solved =
+        solve_forward(model, sim.method, y.data(), p.data(), options, [&](double t, const double* state) {
+          trajectory.times.push_back(t);
+          trajectory.states.insert(trajectory.states.end(), state, state + sim.state_names.size());
+          for (std::size_t o = 0; o < config.observables.size(); ++o)
+            trajectory.observables.push_back(ConfigObservables{&config}(o, t, state, p.data()));
+        });
     if (!solved.ok()) {
       failure = solved.message;
       return false;

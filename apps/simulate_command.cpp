@@ -10,9 +10,7 @@
 #include "io/simulate_config.hpp"
 #include "io/trajectory.hpp"
 #include "io/visit_model.hpp"
-#include "solvers/cvodes.hpp"
-#include "solvers/integrate.hpp"
-#include "solvers/method.hpp"
+#include "solvers/solve.hpp"
 
 namespace backsweep::apps {
 
@@ -76,14 +74,7 @@ int run_simulate(const std::string& config_path, bool json) {
   visit_model(config, [&](const auto& model) {
     std::vector<double> y = config.initial_state;
     const auto append = [&](double t, const double* state) { trajectory.append(t, state); };
-    if (config.method.is_sundials()) {
-      ModelSystem system(model, config.parameters.data());
-      result = cvodes_integrate(system, config.method.sundials_bdf(), y.data(), config.integrate, append);
-      return;
-    }
-    result = with_stepper<double>(model, config.method, [&](auto& stepper) {
-      return integrate(stepper, y.data(), config.parameters.data(), config.integrate, append);
-    });
+    result = solve_forward(model, config.method, y.data(), config.parameters.data(), config.integrate, append);
   });
   if (!result.ok()) {
     std::cerr << "error: " << config_path << ": the simulation failed ("

@@ -22,8 +22,8 @@
 #include "adjoint/forward_tangent.hpp"
 #include "fit/estimated_parameter.hpp"
 #include "fit/measurement.hpp"
-#include "solvers/integrate.hpp"
 #include "solvers/method.hpp"
+#include "solvers/solve.hpp"
 
 namespace backsweep {
 
@@ -108,6 +108,10 @@ class DataFit {
       const std::vector<std::size_t>& rows = rows_[e];
       if (rows.empty()) continue;
       const std::vector<double> p = parameters(e, theta);
+      if (method_.is_sundials()) {
+        if (!cvodes_slopes(e, theta, p, predictions, slopes, failure)) return false;
+        continue;
+      }
       for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
         std::vector<D> pd(p.begin(), p.end());
         for (std::size_t i = first; i < std::min(q, first + kDerivativeLanes); ++i)
@@ -178,6 +182,55 @@ class DataFit {
   };
   using MisfitObjective = Objective<NoTerm, NoTerm, Misfit, Initial>;
 
+  // fisher()'s predictions and slopes for experiment e by CVODES' forward sensitivities,
+  // one direction per estimated parameter (in scaled space).
+  bool cvodes_slopes(std::size_t e, const std::vector<double>& theta, const std::vector<double>& p,
+                     std::vector<double>& predictions, std::vector<std::vector<double>>& slopes,
+                     std::string& failure) {
+    using D = Dual<double, kDerivativeLanes>;
+    const std::vector<std::size_t>& rows = rows_[e];
+    const std::size_t q = estimated_.size(), n = state_size(model_), np = p.size();
+    SensitivityDirections directions{q, std::vector<double>(q * n), std::vector<double>(q * np, 0.0)};
+    std::vector<double> y(n);
+    for (std::size_t first = 0; first < q; first += kDerivativeLanes) {
+      const std::size_t last = std::min(q, first + kDerivativeLanes);
+      std::vector<D> pd(p.begin(), p.end()), y0(n);
+      for (std::size_t i = first; i < last; ++i)
+        pd[estimated_[i].index].d[i - first] = directions.parameters[i * np + estimated_[i].index] =
+            estimated_[i].slope(theta[i]);
+      initial_(e, pd.data(), y0.data());
+      for (std::size_t s = 0; s < n; ++s) {
+        y[s] = y0[s].v;
+        for (std::size_t i = first; i < last; ++i) directions.initial[i * n + s] = y0[s].d[i - first];
+      }
+    }
+    std::size_t next = 0;
+    const auto observe = [&](double t, const double* state, const double* s) {
+      for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
+        const Measurement& m = measurements_[rows[next]];
+        for (std::size_t first = 0; first < q; first += kDerivativeLanes) {
+          const std::size_t last = std::min(q, first + kDerivativeLanes);
+          std::vector<D> yd(state, state + n), pd(p.begin(), p.end());
+          for (std::size_t i = first; i < last; ++i) {
+            for (std::size_t k = 0; k < n; ++k) yd[k].d[i - first] = s[i * n + k];
+            for (std::size_t j = 0; j < np; ++j) pd[j].d[i - first] = directions.parameters[i * np + j];
+          }
+          const D h = observables_(m.observable, D(t), yd.data(), pd.data());
+          predictions[rows[next]] = h.v;
+          for (std::size_t i = first; i < last; ++i) slopes[rows[next]][i] = h.d[i - first];
+        }
+      }
+    };
+    observe(integrate_.t0, y.data(), directions.initial.data());
+    IntegrateOptions options = integrate_;
+    options.output_times = times_of(rows);
+    ModelSystem system(model_, p.data(), method_.newton.linear_solver);
+    const IntegrateResult solved =
+        cvodes_sensitivities(system, method_.sundials_bdf(), y.data(), directions, options, observe);
+    if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
+    return solved.ok();
+  }
+
   std::vector<double> times_of(const std::vector<std::size_t>& rows) const {
     std::vector<double> times;
     for (std::size_t k : rows)
@@ -197,15 +250,14 @@ class DataFit {
       IntegrateOptions options = integrate_;
       options.output_times = times_of(rows);
       std::size_t next = 0;
-      const IntegrateResult solved = with_stepper<double>(model_, method_, [&](auto& stepper) {
-        return integrate(stepper, y.data(), p.data(), options, [&](double t, const double* state) {
+      const IntegrateResult solved =
+          solve_forward(model_, method_, y.data(), p.data(), options, [&](double t, const double* state) {
             for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
               const Measurement& m = measurements_[rows[next]];
               const double r = observables_(m.observable, t, state, p.data()) - m.value;
               squares[m.observable] += r * r;
             }
           });
-      });
       if (!solved.ok()) {
         failure = "experiment " + std::to_string(e) + ": " + solved.message;
         return false;

@@ -194,10 +194,6 @@ FitConfig load_fit_config(const std::string& path) {
   const TomlSection root(document, path, "");
   FitConfig config;
   config.simulate = detail::read_simulate_sections(root);
-  if (config.simulate.method.is_sundials())
-    root.subsection("solver")->fail("method", "fit needs forward sensitivities (its standard errors): use a "
-                                              "backsweep method such as sdirk4, not " +
-                                                  std::string(config.simulate.method.name()));
   read_estimates(root, config);
   read_observables(root, config);
   read_experiments(root, config);

@@ -45,7 +45,8 @@ void read_gradient(const TomlSection& root, GradientConfig& config) {
   const std::vector<std::string>& names = config.simulate.parameter_names;
   for (std::size_t j = 0; j < names.size(); ++j) config.parameters.push_back(j);
   config.mode = automatic_gradient_mode(config.simulate.state_names.size(), names.size());
-  // SUNDIALS methods give adjoint gradients only (CVODES' own adjoint).
+  // SUNDIALS methods: CVODES' own adjoint unless the tangent (its forward sensitivities)
+  // is asked for by name.
   const bool sundials = config.simulate.method.is_sundials();
   if (sundials) config.mode = GradientMode::adjoint;
   const auto gradient = root.subsection("gradient");
@@ -74,10 +75,7 @@ void read_gradient(const TomlSection& root, GradientConfig& config) {
   const auto mode = gradient_mode(gradient->string("mode", "auto"), config.simulate.state_names.size(),
                                   names.size());
   if (!mode) gradient->fail("mode", "must be auto, adjoint or tangent");
-  if (sundials && *mode == GradientMode::tangent && gradient->string("mode", "auto") == "tangent")
-    gradient->fail("mode", "tangent needs a backsweep method: " +
-                               std::string(config.simulate.method.name()) + " gives adjoint gradients");
-  if (!sundials) config.mode = *mode;
+  if (!sundials || gradient->string("mode", "auto") == "tangent") config.mode = *mode;
 }
 
 void read_monitor(const TomlSection& root, GradientConfig& config) {

@@ -5,6 +5,8 @@
 
 #include "io/detail/config_sections.hpp"
 #include "io/detail/model_sections.hpp"
+#include "models/builtin/registry.hpp"
+#include "models/sparsity.hpp"
 #include "solvers/butcher_tableau.hpp"
 
 namespace backsweep {
@@ -60,13 +62,40 @@ void read_time(const TomlSection& root, SimulateConfig& config) {
   }
 }
 
+bool declares_sparsity(const SimulateConfig& config) {
+  bool declared = false;
+  models::visit_builtin_model(config.model, config.model_points, [&](const auto& model) {
+    declared = HasSparsityPattern<std::remove_cvref_t<decltype(model)>>;
+  });
+  return declared;
+}
+
+// solver.linear_solver: auto | dense | sparse, for implicit methods.
+void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
+  if (!solver.has("linear_solver")) return;
+  const std::string name = solver.string("linear_solver", "auto");
+  LinearSolver& choice = config.method.newton.linear_solver;
+  if (name == "auto") choice = LinearSolver::automatic;
+  else if (name == "dense") choice = LinearSolver::dense;
+  else if (name == "sparse") choice = LinearSolver::sparse;
+  else solver.fail("linear_solver", "unknown linear solver '" + name + "' (known: auto, dense, sparse)");
+  const std::string method(config.method.name());
+  if (config.method.is_sundials() && !config.method.sundials_bdf())
+    solver.fail("linear_solver", "is for implicit methods; '" + method + "' iterates without linear solves");
+  if (!config.method.is_sundials() && !config.method.implicit())
+    solver.fail("linear_solver", "is for implicit methods; '" + method + "' is explicit");
+  if (choice == LinearSolver::sparse && !declares_sparsity(config))
+    solver.fail("linear_solver", "sparse needs a model that declares its sparsity pattern; '" +
+                                     config.model + "' does not (use auto or dense)");
+}
+
 void read_solver(const TomlSection& root, SimulateConfig& config) {
   IntegrateOptions& options = config.integrate;
   const auto solver = root.subsection("solver");
   if (!solver) return;
   solver->reject_unknown_keys(
       {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step",
-       "newton_tolerance"});
+       "newton_tolerance", "linear_solver"});
   const std::string name = solver->string("method", "dopri5");
   const Method* method = find_method(name);
   if (!method) {
@@ -79,6 +108,7 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
   if (!(config.method.newton.tolerance > 0.0)) solver->fail("newton_tolerance", "must be > 0");
   if (solver->has("newton_tolerance") && !method->implicit())
     solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
+  read_linear_solver(*solver, config);
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
   if (solver->has("step") && method->is_sundials())

@@ -17,6 +17,7 @@ struct SimulateConfig {
   // The built-in model's name, or "expression" for a model whose equations the file
   // defines (then expression_model is set).
   std::string model;
+  std::size_t model_points = 0;        // grid points of a built-in grid model (0: its default)
   std::shared_ptr<const ExpressionModel> expression_model;
   std::vector<std::string> state_names, parameter_names;
   std::vector<NamedConstant> constants;  // [model.constants], usable in every expression

@@ -19,7 +19,7 @@ void visit_model(const SimulateConfig& config, Visitor&& visitor) {
     visitor(*config.expression_model);
     return;
   }
-  if (!models::visit_builtin_model(config.model, visitor))
+  if (!models::visit_builtin_model(config.model, config.model_points, visitor))
     throw std::logic_error("visit_model: no built-in model called '" + config.model + "'");
 }
 

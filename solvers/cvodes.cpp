@@ -3,7 +3,9 @@
 #include <cvodes/cvodes.h>
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
+#include <sunlinsol/sunlinsol_klu.h>
 #include <sunmatrix/sunmatrix_dense.h>
+#include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
 
 #include <algorithm>
@@ -36,12 +38,22 @@ struct Solver {
   explicit Solver(int kind, SUNContext ctx) : mem(CVodeCreate(kind, ctx)) {}
   ~Solver() { CVodeFree(&mem); }
 };
-struct Dense {
+// The Newton matrix and its solver: dense LU, or KLU on the system's sparse pattern (CSR
+// forward; the backward problem's -Jᵀ is the same arrays read as CSC).
+struct LinearSystem {
   SUNMatrix matrix;
   SUNLinearSolver solver;
-  Dense(N_Vector y, std::size_t n, SUNContext ctx)
-      : matrix(SUNDenseMatrix(sunindextype(n), sunindextype(n), ctx)), solver(SUNLinSol_Dense(y, matrix, ctx)) {}
-  ~Dense() {
+  LinearSystem(N_Vector y, const OdeSystem& system, bool transposed, SUNContext ctx) {
+    const auto n = sunindextype(system.size());
+    if (const SparsityPattern* pattern = system.sparse_pattern()) {
+      matrix = SUNSparseMatrix(n, n, sunindextype(pattern->nnz()), transposed ? CSC_MAT : CSR_MAT, ctx);
+      solver = SUNLinSol_KLU(y, matrix, ctx);
+    } else {
+      matrix = SUNDenseMatrix(n, n, ctx);
+      solver = SUNLinSol_Dense(y, matrix, ctx);
+    }
+  }
+  ~LinearSystem() {
     SUNLinSolFree(solver);
     SUNMatDestroy(matrix);
   }
@@ -59,6 +71,8 @@ struct Callbacks {
   OdeSystem& system;
   std::vector<double> dfdy, vjp_y, vjp_p;
   std::exception_ptr error;
+  const SensitivityDirections* directions = nullptr;
+  std::vector<double> sensitivities, derivatives;  // count x n each
   void rethrow() const {
     if (error) std::rethrow_exception(error);
   }
@@ -87,9 +101,37 @@ int rhs(realtype t, N_Vector y, N_Vector ydot, void* data) {
   });
 }
 
-// Dense column-major J from our row-major one; `sign` -1 with `transpose` gives -Jᵀ.
+// s_k' = df/dy s_k + df/dp p_k for every direction at once (eight per model call).
+int sensitivity_rhs(int count, realtype t, N_Vector y, N_Vector, N_Vector* s, N_Vector* s_dot, void* data,
+                    N_Vector, N_Vector) {
+  return guarded(data, [&](Callbacks& c) {
+    const std::size_t n = c.system.size(), m = std::size_t(count);
+    c.sensitivities.resize(m * n);
+    c.derivatives.resize(m * n);
+    for (std::size_t k = 0; k < m; ++k)
+      std::copy_n(N_VGetArrayPointer(s[k]), n, c.sensitivities.data() + k * n);
+    c.system.jvp(t, N_VGetArrayPointer(y), m, c.sensitivities.data(), c.directions->parameters.data(),
+                 c.derivatives.data());
+    for (std::size_t k = 0; k < m; ++k) std::copy_n(c.derivatives.data() + k * n, n, N_VGetArrayPointer(s_dot[k]));
+    return finite(c.derivatives.data(), m * n) ? 0 : 1;
+  });
+}
+
+// J from our derivatives, times `sign`; with `transpose`, Jᵀ. Dense: column-major from
+// our row-major. Sparse: our CSR arrays, which the backward matrix reads as CSC (= Jᵀ).
 void fill(Callbacks& c, realtype t, N_Vector y, SUNMatrix J, bool transpose, double sign) {
   const std::size_t n = c.system.size();
+  if (const SparsityPattern* pattern = c.system.sparse_pattern()) {
+    sunindextype* starts = SUNSparseMatrix_IndexPointers(J);
+    sunindextype* indices = SUNSparseMatrix_IndexValues(J);
+    double* values = SUNSparseMatrix_Data(J);
+    for (std::size_t i = 0; i <= n; ++i) starts[i] = sunindextype(pattern->row_start[i]);
+    for (std::size_t k = 0; k < pattern->nnz(); ++k) indices[k] = sunindextype(pattern->column_index[k]);
+    c.system.sparse_jacobian(t, N_VGetArrayPointer(y), values);
+    if (sign != 1.0)
+      for (std::size_t k = 0; k < pattern->nnz(); ++k) values[k] *= sign;
+    return;
+  }
   c.dfdy.resize(n * n);
   c.system.jacobian(t, N_VGetArrayPointer(y), c.dfdy.data());
   for (std::size_t i = 0; i < n; ++i)
@@ -149,8 +191,10 @@ IntegrateResult failure(int flag, double t, const char* where) {
 }
 
 // Tolerances, limits and the nonlinear solver of a forward solve.
-bool set_up(void* mem, bool bdf, N_Vector y, std::size_t n, const IntegrateOptions& options, Callbacks& callbacks,
-            std::unique_ptr<Dense>& dense, std::unique_ptr<FixedPoint>& fixed_point, SUNContext ctx) {
+// With `newton`, Adams too iterates by Newton (sensitivities need it); else by fixed point.
+bool set_up(void* mem, bool bdf, N_Vector y, const IntegrateOptions& options, Callbacks& callbacks,
+            std::unique_ptr<LinearSystem>& linear, std::unique_ptr<FixedPoint>& fixed_point, SUNContext ctx,
+            bool newton = false) {
   if (CVodeInit(mem, rhs, options.t0, y) != CV_SUCCESS) return false;
   if (CVodeSStolerances(mem, options.rtol, options.atol) != CV_SUCCESS) return false;
   CVodeSetUserData(mem, &callbacks);
@@ -158,9 +202,9 @@ bool set_up(void* mem, bool bdf, N_Vector y, std::size_t n, const IntegrateOptio
   CVodeSetStopTime(mem, options.t1);
   if (options.max_step < INFINITY) CVodeSetMaxStep(mem, options.max_step);
   if (options.initial_step > 0) CVodeSetInitStep(mem, options.initial_step);
-  if (bdf) {
-    dense = std::make_unique<Dense>(y, n, ctx);
-    if (CVodeSetLinearSolver(mem, dense->solver, dense->matrix) != CV_SUCCESS) return false;
+  if (bdf || newton) {
+    linear = std::make_unique<LinearSystem>(y, callbacks.system, false, ctx);
+    if (CVodeSetLinearSolver(mem, linear->solver, linear->matrix) != CV_SUCCESS) return false;
     CVodeSetJacFn(mem, jacobian);
   } else {
     fixed_point = std::make_unique<FixedPoint>(y, ctx);
@@ -169,11 +213,11 @@ bool set_up(void* mem, bool bdf, N_Vector y, std::size_t n, const IntegrateOptio
   return true;
 }
 
-void read_counts(void* mem, bool bdf, CvodesCounts& counts) {
+void read_counts(void* mem, bool newton, CvodesCounts& counts) {
   long steps = 0, rhs_evaluations = 0, jacobians = 0;
   CVodeGetNumSteps(mem, &steps);
   CVodeGetNumRhsEvals(mem, &rhs_evaluations);
-  if (bdf) CVodeGetNumJacEvals(mem, &jacobians);  // Adams iterates without a Jacobian
+  if (newton) CVodeGetNumJacEvals(mem, &jacobians);  // fixed-point Adams has no Jacobian
   counts.steps = std::size_t(steps);
   counts.rhs_evaluations = std::size_t(rhs_evaluations);
   counts.jacobian_evaluations = std::size_t(jacobians);
@@ -198,10 +242,10 @@ IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const I
   Vector state(n, context.ctx);
   std::copy(y, y + n, state.data());
   Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);
-  Callbacks callbacks{system, {}, {}, {}, nullptr};
-  std::unique_ptr<Dense> dense;
+  Callbacks callbacks{system, {}, {}, {}, nullptr, nullptr, {}, {}};
+  std::unique_ptr<LinearSystem> linear;
   std::unique_ptr<FixedPoint> fixed_point;
-  if (!set_up(solver.mem, bdf, state.v, n, options, callbacks, dense, fixed_point, context.ctx))
+  if (!set_up(solver.mem, bdf, state.v, options, callbacks, linear, fixed_point, context.ctx))
     return {IntegrateStatus::invalid_options, "CVODES rejected the options"};
   observer(options.t0, state.data());
   IntegrateResult result;
@@ -233,6 +277,57 @@ IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const I
   return result;
 }
 
+IntegrateResult cvodes_sensitivities(OdeSystem& system, bool bdf, double* y,
+                                     const SensitivityDirections& directions, const IntegrateOptions& options,
+                                     const std::function<void(double, const double*, const double*)>& observer,
+                                     CvodesCounts* counts) {
+  if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
+  const std::size_t n = system.size(), m = directions.count;
+  if (m == 0 || directions.initial.size() != m * n || directions.parameters.size() != m * system.param_size())
+    return {IntegrateStatus::invalid_options, "sensitivity directions do not match the system"};
+  Context context;
+  Vector state(n, context.ctx);
+  std::copy(y, y + n, state.data());
+  Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);
+  Callbacks callbacks{system, {}, {}, {}, nullptr, &directions, {}, {}};
+  std::unique_ptr<LinearSystem> linear;
+  std::unique_ptr<FixedPoint> fixed_point;
+  const std::unique_ptr<N_Vector, std::function<void(N_Vector*)>> s(
+      N_VCloneVectorArray(int(m), state.v), [m](N_Vector* v) { N_VDestroyVectorArray(v, int(m)); });
+  for (std::size_t k = 0; k < m; ++k) std::copy_n(directions.initial.data() + k * n, n, N_VGetArrayPointer(s.get()[k]));
+  if (!set_up(solver.mem, bdf, state.v, options, callbacks, linear, fixed_point, context.ctx, true) ||
+      CVodeSensInit(solver.mem, int(m), CV_STAGGERED, sensitivity_rhs, s.get()) != CV_SUCCESS ||
+      CVodeSensEEtolerances(solver.mem) != CV_SUCCESS || CVodeSetSensErrCon(solver.mem, SUNTRUE) != CV_SUCCESS)
+    return {IntegrateStatus::invalid_options, "CVODES rejected the options"};
+  IntegrateResult result;
+  std::vector<double> sensitivities(m * n);
+  double t = options.t0;
+  for (double target : options.output_times) {
+    if (target <= options.t0) continue;
+    const int flag = CVode(solver.mem, target, state.v, &t, CV_NORMAL);
+    callbacks.rethrow();
+    if (flag < 0) {
+      result = failure(flag, t, "forward sensitivity solve");
+      break;
+    }
+    CVodeGetSens(solver.mem, &t, s.get());
+    for (std::size_t k = 0; k < m; ++k)
+      std::copy_n(N_VGetArrayPointer(s.get()[k]), n, sensitivities.data() + k * n);
+    observer(t, state.data(), sensitivities.data());
+  }
+  std::copy(state.data(), state.data() + n, y);
+  CvodesCounts read;
+  read_counts(solver.mem, true, read);
+  long sensitivity_rhs_evaluations = 0;
+  CVodeGetSensNumRhsEvals(solver.mem, &sensitivity_rhs_evaluations);
+  read.rhs_evaluations += std::size_t(sensitivity_rhs_evaluations);
+  result.steps = read.steps;
+  result.rhs_evaluations = read.rhs_evaluations;
+  if (result.ok()) result.t = t;
+  if (counts) *counts = read;
+  return result;
+}
+
 IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> y0,
                                const IntegrateOptions& options, const CvodesAdjointRequest& request,
                                std::vector<double>& lambda, std::vector<double>& mu, CvodesCounts* counts) {
@@ -246,10 +341,10 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
   Vector state(n, context.ctx);
   std::copy(y0.begin(), y0.end(), state.data());
   Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);
-  Callbacks callbacks{system, {}, {}, {}, nullptr};
-  std::unique_ptr<Dense> dense, dense_backward;
+  Callbacks callbacks{system, {}, {}, {}, nullptr, nullptr, {}, {}};
+  std::unique_ptr<LinearSystem> linear, linear_backward;
   std::unique_ptr<FixedPoint> fixed_point;
-  if (!set_up(solver.mem, bdf, state.v, n, options, callbacks, dense, fixed_point, context.ctx) ||
+  if (!set_up(solver.mem, bdf, state.v, options, callbacks, linear, fixed_point, context.ctx) ||
       CVodeAdjInit(solver.mem, long(request.steps_between_checkpoints), CV_POLYNOMIAL) != CV_SUCCESS)
     return {IntegrateStatus::invalid_options, "CVODES rejected the options"};
 
@@ -281,8 +376,8 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
       CVodeSetUserDataB(solver.mem, which, &callbacks) != CV_SUCCESS ||
       CVodeSetMaxNumStepsB(solver.mem, which, long(options.max_steps)) != CV_SUCCESS)
     return {IntegrateStatus::invalid_options, "CVODES rejected the backward problem"};
-  dense_backward = std::make_unique<Dense>(adjoint.v, n, context.ctx);
-  if (CVodeSetLinearSolverB(solver.mem, which, dense_backward->solver, dense_backward->matrix) != CV_SUCCESS ||
+  linear_backward = std::make_unique<LinearSystem>(adjoint.v, system, true, context.ctx);
+  if (CVodeSetLinearSolverB(solver.mem, which, linear_backward->solver, linear_backward->matrix) != CV_SUCCESS ||
       CVodeSetJacFnB(solver.mem, which, jacobian_backward) != CV_SUCCESS ||
       CVodeQuadInitB(solver.mem, which, quadrature_backward, quadrature.v) != CV_SUCCESS ||
       CVodeQuadSStolerancesB(solver.mem, which, options.rtol, options.atol) != CV_SUCCESS ||

@@ -1,18 +1,24 @@
 #pragma once
-// SUNDIALS CVODES as a backend: BDF (stiff, Newton with a dense Jacobian from our
-// derivative layer) or Adams (non-stiff, fixed-point), forward solves and CVODES' own
+// SUNDIALS CVODES as a backend: BDF (stiff, Newton with a Jacobian from our derivative
+// layer: dense LU, or KLU for a model that declares its sparsity pattern) or Adams
+// (non-stiff, fixed-point), forward solves and CVODES' own
 // adjoint (CVodeF/CVodeB with its checkpoints and polynomial interpolation, backward
 // quadratures for dJ/dp). This is a continuous adjoint: its accuracy follows the
 // tolerances, unlike the discrete adjoint of our own steppers, which is exact for the
 // computed solution. SUNDIALS stays behind this header: a model reaches it through the
 // OdeSystem interface (ModelSystem adapts any Model), and only cvodes.cpp includes it.
+#include <algorithm>
 #include <cstddef>
 #include <functional>
+#include <optional>
+#include <type_traits>
 #include <string>
 #include <vector>
 
 #include "models/derivatives.hpp"
 #include "models/model.hpp"
+#include "models/sparse_jacobian.hpp"
+#include "solvers/linear_solver.hpp"
 #include "solvers/integrate_options.hpp"
 
 namespace backsweep {
@@ -27,13 +33,40 @@ class OdeSystem {
   virtual void jacobian(double t, const double* y, double* dfdy) = 0;  // row-major n x n
   // vjp_y = lambdaᵀ df/dy, vjp_p = lambdaᵀ df/dp.
   virtual void vjp(double t, const double* y, const double* lambda, double* vjp_y, double* vjp_p) = 0;
+  // Directional derivatives for `count` directions (v_y: count x n, v_p: count x n_param,
+  // out: count x n): out_k = df/dy v_y,k + df/dp v_p,k.
+  virtual void jvp(double t, const double* y, std::size_t count, const double* v_y, const double* v_p,
+                   double* out) = 0;
+  // A sparse df/dy (then BDF uses KLU): its pattern, n x n in CSR, and the values in
+  // that order. Null: dense.
+  virtual const SparsityPattern* sparse_pattern() const { return nullptr; }
+  virtual void sparse_jacobian(double /*t*/, const double* /*y*/, double* /*values*/) {}
 };
 
 template <Model M>
 class ModelSystem final : public OdeSystem {
  public:
-  ModelSystem(const M& model, const double* p)
-      : model_(model), p_(p), derivatives_(model), n_(state_size(model)), np_(backsweep::param_size(model)) {}
+  // Sparse for a model that declares its pattern, unless `linear_solver` says dense (a
+  // model augmented with a running cost's quadrature declares none: dense).
+  ModelSystem(const M& model, const double* p, LinearSolver linear_solver = LinearSolver::automatic)
+      : model_(model), p_(p), derivatives_(model), n_(state_size(model)), np_(backsweep::param_size(model)) {
+    if constexpr (HasSparsityPattern<M>) {
+      if (linear_solver != LinearSolver::dense) {
+        sparse_.emplace(model);
+        // The state columns of df/d[y, p]: where they are among its nonzeros.
+        const SparsityPattern& full = sparse_->pattern();
+        states_.rows = states_.columns = n_;
+        for (std::size_t i = 0; i < n_; ++i) {
+          for (std::size_t nz = full.row_start[i]; nz < full.row_start[i + 1]; ++nz)
+            if (full.column_index[nz] < n_) {
+              states_.column_index.push_back(full.column_index[nz]);
+              state_entries_.push_back(nz);
+            }
+          states_.row_start.push_back(states_.column_index.size());
+        }
+      }
+    }
+  }
   std::size_t size() const override { return n_; }
   std::size_t param_size() const override { return np_; }
   void rhs(double t, const double* y, double* dydt) override { model_(t, y, p_, dydt); }
@@ -41,12 +74,47 @@ class ModelSystem final : public OdeSystem {
   void vjp(double t, const double* y, const double* lambda, double* vjp_y, double* vjp_p) override {
     derivatives_.vjp(t, y, p_, lambda, vjp_y, vjp_p);
   }
+  // Eight directions per model call on Dual lanes.
+  void jvp(double t, const double* y, std::size_t count, const double* v_y, const double* v_p,
+           double* out) override {
+    using D = Dual<double, kDerivativeLanes>;
+    lanes_y_.resize(n_);
+    lanes_p_.resize(np_);
+    lanes_f_.resize(n_);
+    for (std::size_t first = 0; first < count; first += kDerivativeLanes) {
+      const std::size_t width = std::min<std::size_t>(kDerivativeLanes, count - first);
+      for (std::size_t i = 0; i < n_; ++i) {
+        lanes_y_[i] = D(y[i]);
+        for (std::size_t k = 0; k < width; ++k) lanes_y_[i].d[k] = v_y[(first + k) * n_ + i];
+      }
+      for (std::size_t j = 0; j < np_; ++j) {
+        lanes_p_[j] = D(p_[j]);
+        for (std::size_t k = 0; k < width; ++k) lanes_p_[j].d[k] = v_p[(first + k) * np_ + j];
+      }
+      model_(D(t), lanes_y_.data(), lanes_p_.data(), lanes_f_.data());
+      for (std::size_t k = 0; k < width; ++k)
+        for (std::size_t i = 0; i < n_; ++i) out[(first + k) * n_ + i] = lanes_f_[i].d[k];
+    }
+  }
+  const SparsityPattern* sparse_pattern() const override { return states_.rows ? &states_ : nullptr; }
+  void sparse_jacobian(double t, const double* y, double* values) override {
+    if constexpr (HasSparsityPattern<M>) {
+      sparse_->evaluate(t, y, p_, JacobianColumns::states);
+      const auto all = sparse_->values();
+      for (std::size_t k = 0; k < state_entries_.size(); ++k) values[k] = all[state_entries_[k]];
+    }
+  }
 
  private:
   const M& model_;
   const double* p_;
   Derivatives<M, double> derivatives_;
   std::size_t n_, np_;
+  using SparseSlot = std::conditional_t<HasSparsityPattern<M>, std::optional<SparseJacobian<M, double>>, char>;
+  SparseSlot sparse_{};
+  std::vector<Dual<double, kDerivativeLanes>> lanes_y_, lanes_p_, lanes_f_;
+  SparsityPattern states_;                  // df/dy's pattern (rows 0 when dense)
+  std::vector<std::size_t> state_entries_;  // its entries' places among df/d[y, p]'s
 };
 
 struct CvodesCounts {
@@ -59,6 +127,20 @@ struct CvodesCounts {
 IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const IntegrateOptions& options,
                                  const std::function<void(double, const double*)>& observer,
                                  CvodesCounts* counts = nullptr);
+
+// Forward sensitivities along `directions`: s_k = dy/dtheta_k with s_k(t0) = initial_k
+// and s_k' = df/dy s_k + df/dp parameters_k, solved by CVODES with the states (staggered
+// corrector, Newton with the system's linear solver also for Adams, error control on s).
+// observer(t, y, s) at every output time after t0, s being count x n.
+struct SensitivityDirections {
+  std::size_t count = 0;
+  std::vector<double> initial;     // count x n
+  std::vector<double> parameters;  // count x n_param
+};
+IntegrateResult cvodes_sensitivities(OdeSystem& system, bool bdf, double* y,
+                                     const SensitivityDirections& directions, const IntegrateOptions& options,
+                                     const std::function<void(double, const double*, const double*)>& observer,
+                                     CvodesCounts* counts = nullptr);
 
 // The adjoint of J = g(y(T)) + sum_k l_k(y(t_k)): the forward solve stops at `stops`
 // (ascending, in (t0, T], T last) and calls at_stop(k, y); then lambda = seed(y(T)) is

@@ -25,8 +25,9 @@
 // converged stage equations.
 //
 // Models that declare their sparsity pattern get sparse Jacobians (coloured Dual sweeps)
-// and sparse LU factorizations (solvers/sparse_lu.hpp) for every matrix on double; a
-// Dual reverse (Hessian-vector products) takes the dense way.
+// and sparse LU factorizations (solvers/sparse_lu.hpp) for every matrix on double, unless
+// NewtonOptions::linear_solver says dense; a Dual reverse (Hessian-vector products)
+// takes the dense way.
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -40,6 +41,7 @@
 #include "solvers/algebra.hpp"
 #include "solvers/butcher_tableau.hpp"
 #include "solvers/dense_lu.hpp"
+#include "solvers/linear_solver.hpp"
 #include "solvers/sparse_lu.hpp"
 #include "models/sparse_jacobian.hpp"
 #include "solvers/stepper.hpp"
@@ -51,6 +53,7 @@ struct NewtonOptions {
   // below tolerance (or stops shrinking at round-off below 100 tolerance).
   double tolerance = 1e-10;
   double floor = 1e-12;
+  LinearSolver linear_solver = LinearSolver::automatic;
 };
 
 template <Model M, class T = double, Algebra A = CpuAlgebra>
@@ -68,9 +71,14 @@ class ImplicitRK {
     if (s < 1 || s > kMaxStages) throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
     stiffly_accurate_ = true;
     for (int j = 0; j < s; ++j) stiffly_accurate_ = stiffly_accurate_ && tableau.a[s - 1][j] == tableau.b[j];
+    if (newton.linear_solver == LinearSolver::sparse && !kSparse)
+      throw std::invalid_argument("linear_solver sparse: the model declares no sparsity pattern");
     if constexpr (kSparse) {
-      newton_jacobian_.emplace(model);
-      stage_jacobian_.emplace(model);
+      sparse_ = newton.linear_solver != LinearSolver::dense;
+      if (sparse_) {
+        newton_jacobian_.emplace(model);
+        stage_jacobian_.emplace(model);
+      }
     }
     states_.resize(std::size_t(s) * n_);
     slopes_.resize(std::size_t(s) * n_);
@@ -136,7 +144,7 @@ class ImplicitRK {
         kbar_[k] = sum;
       }
       const T* state = stage(states_.data(), i);
-      if (const double diagonal = tableau_.a[i][i]; diagonal != 0.0 && kSparseOnT) {
+      if (const double diagonal = tableau_.a[i][i]; diagonal != 0.0 && kSparseOnT && sparse_) {
         if constexpr (kSparseOnT) {
           stage_jacobian_->evaluate(stage_time(step, i), state, p, JacobianColumns::states);
           ++jacobian_evaluations_;
@@ -204,8 +212,11 @@ class ImplicitRK {
   // df/dy at (t, y) on values, row-major into `out`.
   void value_jacobian(double t, const double* y, const double* p, double* out) {
     ++jacobian_evaluations_;
-    if constexpr (kSparse) newton_jacobian_->evaluate(t, y, p, JacobianColumns::states);
-    else value_derivatives_.jacobian(t, y, p, out);
+    if (sparse_) {
+      if constexpr (kSparse) newton_jacobian_->evaluate(t, y, p, JacobianColumns::states);
+    } else {
+      value_derivatives_.jacobian(t, y, p, out);
+    }
   }
   // df/dy at (t, y) on T (the reverse's stage matrices).
   void jacobian_on_t(double t, const T* y, const T* p, T* out) {
@@ -215,7 +226,7 @@ class ImplicitRK {
 
   // b := (I - h a_ii J)^{-1} b with the Newton factors (a Dual b lane by lane).
   void solve_newton(T* b) {
-    if constexpr (kSparse) solve_lanes(b, [&](double* x) { newton_sparse_.solve(x); });
+    if (sparse_) solve_lanes(b, [&](double* x) { newton_sparse_.solve(x); });
     else newton_lu_.solve(b);
   }
   template <class Solve>
@@ -240,10 +251,12 @@ class ImplicitRK {
     if (factored_for_ == h_diag) return true;
     ++factorizations_;
     if constexpr (kSparse) {
-      const SparsityPattern& pattern = newton_jacobian_->pattern();
-      factored_for_ = newton_sparse_.factor(n_, pattern.row_start, pattern.column_index,
-                                            newton_jacobian_->values(), -h_diag) ? h_diag : 0.0;
-      return factored_for_ != 0.0;
+      if (sparse_) {
+        const SparsityPattern& pattern = newton_jacobian_->pattern();
+        factored_for_ = newton_sparse_.factor(n_, pattern.row_start, pattern.column_index,
+                                              newton_jacobian_->values(), -h_diag) ? h_diag : 0.0;
+        return factored_for_ != 0.0;
+      }
     }
     double* matrix = newton_lu_.matrix(n_);
     for (std::size_t r = 0; r < n_; ++r)
@@ -277,7 +290,7 @@ class ImplicitRK {
         values_.resize(2 * n_ + np_);
         for (std::size_t k = 0; k < n_; ++k) values_[k] = value_of(y[k]);
         for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
-        if constexpr (!kSparse) jacobian_.resize(n_ * n_);  // dense only: n^2
+        if (!sparse_) jacobian_.resize(n_ * n_);  // dense only: n^2
         value_jacobian(step.t, values_.data(), values_.data() + 2 * n_, jacobian_.data());
         jacobian_current_ = jacobian_at_start_ = true;
         factored_for_ = 0.0;
@@ -340,12 +353,15 @@ class ImplicitRK {
     for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
     ++jacobian_evaluations_;
     ++factorizations_;
-    if constexpr (kSparse) {
-      stage_jacobian_->evaluate(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_,
-                                JacobianColumns::states);
-      const SparsityPattern& pattern = stage_jacobian_->pattern();
-      if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag))
-        return false;
+    if (sparse_) {
+      if constexpr (kSparse) {
+        stage_jacobian_->evaluate(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_,
+                                  JacobianColumns::states);
+        const SparsityPattern& pattern = stage_jacobian_->pattern();
+        if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(),
+                                  -h_diag))
+          return false;
+      }
     } else {
       double* matrix = polish_lu_.matrix(n_);
       value_derivatives_.jacobian(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_, matrix);
@@ -357,7 +373,7 @@ class ImplicitRK {
     T* slope = stage(slopes_.data(), i);
     evaluate(stage_time(step, i), state, p, slope);
     for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-    if constexpr (kSparse) solve_lanes(work_.data(), [&](double* b) { stage_sparse_.solve(b); });
+    if (sparse_) solve_lanes(work_.data(), [&](double* b) { stage_sparse_.solve(b); });
     else polish_lu_.solve(work_.data());
     for (std::size_t k = 0; k < n_; ++k) state[k] += work_[k];
     return true;
@@ -381,6 +397,7 @@ class ImplicitRK {
   std::vector<double> lane_;
   DenseLU<T> stage_lu_;
   double factored_for_ = 0.0;  // h a_ii of newton_lu_; 0: none
+  bool sparse_ = false;        // sparse LU (kSparse and not linear_solver dense)
   bool jacobian_current_ = false, jacobian_at_start_ = false;
   Derivatives<M, T> derivatives_;
   Derivatives<M, double> value_derivatives_;

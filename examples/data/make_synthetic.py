@@ -3,7 +3,8 @@
 backsweep itself, then Gaussian noise of known sigma is added (seeded, so the files are
 reproducible). Usage: examples/data/make_synthetic.py BACKSWEEP TRUTH.toml OUT.csv SIGMA SEED STATE=NAME...
 where TRUTH.toml is a simulate config whose output times are the measurement times, and
-each STATE=NAME makes state STATE an observable called NAME."""
+each STATE=NAME makes state STATE an observable called NAME (STATE*SCALE=NAME: the
+state times SCALE, for states far below the noise)."""
 import json, random, subprocess, sys
 
 backsweep, truth, out, sigma, seed = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), int(sys.argv[5])
@@ -16,6 +17,7 @@ with open(out, "w") as f:
     for i, t in enumerate(run["times"]):
         if t == 0.0:
             continue
-        for state, name in observed.items():
-            value = run["states"][state][i] + rng.gauss(0.0, sigma)
+        for spec, name in observed.items():
+            state, _, scale = spec.partition("*")
+            value = run["states"][state][i] * float(scale or 1) + rng.gauss(0.0, sigma)
             f.write(f"{name},{t!r},{value!r},{sigma!r}\n")

@@ -58,11 +58,17 @@ std::vector<NamedConstant> read_constants(const TomlSection& model, DeclaredName
 
 void read_builtin_model(const TomlSection& model, SimulateConfig& config) {
   config.model = model.string("name", "");
-  const bool found = models::visit_builtin_model(config.model, [&](const auto& m) {
-    config.state_names.assign(m.state_names.begin(), m.state_names.end());
+  config.model_points = model.count("points", 0);
+  if (model.has("points") && config.model_points == 0) model.fail("points", "must be at least 1");
+  if (config.model_points > (std::size_t{1} << 26)) model.fail("points", "must be at most 2^26");
+  const bool found = models::visit_builtin_model(config.model, config.model_points, [&](const auto& m) {
+    using M = std::remove_cvref_t<decltype(m)>;
+    if (model.has("points") && !models::GridBuiltinModel<M>)
+      model.fail("points", "model '" + config.model + "' has a fixed size; points is for grid models");
+    config.state_names = models::state_names_of(m);
     config.parameter_names.assign(m.param_names.begin(), m.param_names.end());
     config.parameters.assign(m.default_params.begin(), m.default_params.end());
-    config.initial_state.assign(m.default_initial.begin(), m.default_initial.end());
+    config.initial_state = models::default_initial_of(m);
   });
   if (!found)
     model.fail("name", "unknown model '" + config.model +
@@ -103,7 +109,7 @@ void read_defined_model(const TomlSection& model, SimulateConfig& config,
 void read_model_section(const TomlSection& root, SimulateConfig& config) {
   const auto model = root.subsection("model");
   if (!model) root.fail("model", "the [model] section is required");
-  model->reject_unknown_keys({"name", "states", "parameters", "equations", "constants"});
+  model->reject_unknown_keys({"name", "points", "states", "parameters", "equations", "constants"});
   DeclaredNames declared;
   if (model->has("name")) {
     for (std::string_view key : {"states", "parameters", "equations"})
@@ -116,6 +122,7 @@ void read_model_section(const TomlSection& root, SimulateConfig& config) {
     config.constants = read_constants(*model, declared);
     return;
   }
+  if (model->has("points")) model->fail("points", "is for built-in grid models (model.name)");
   if (!model->has("states") && !model->has("equations"))
     model->fail("name", "is required: name a built-in model, or define one with states, "
                         "parameters and [model.equations]");

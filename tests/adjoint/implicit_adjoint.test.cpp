@@ -230,3 +230,51 @@ TEST_CASE("implicit adjoint of a sparse model (sparse stage solves) = forward ta
   MESSAGE("sparse sdirk4 adjoint vs tangent, n = 60: " << difference);
   CHECK(difference <= 1e-9);
 }
+
+namespace {
+struct MiddleOfU {
+  template <class T>
+  T operator()(const T* y, const T* p) const { return y[10] * y[10] + p[2] * y[30]; }
+};
+}  // namespace
+
+TEST_CASE("Brusselator 1-D (stiff reaction-diffusion): adjoint = tangent = FD, sparse = dense LU") {
+  const models::Brusselator1D model(20);
+  IntegrateOptions options;
+  options.t1 = 1.0;
+  options.rtol = 1e-7;
+  options.atol = 1e-10;
+  std::vector<double> y0 = model.default_initial();
+  for (const ButcherTableau* tableau : {&tableaux::esdirk3, &tableaux::sdirk4}) {
+    CAPTURE(tableau->name);
+    Method method = *tableau;
+    method.newton.tolerance = 1e-13;
+    using Problem = GradientProblem<models::Brusselator1D, Objective<MiddleOfU>>;
+    const Problem problem{model, method, y0, {1.0, 3.0, 0.02}, Objective<MiddleOfU>{}, options};
+    const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
+    const auto tangent = tangent_gradient(problem);
+    REQUIRE(adjoint.ok());
+    REQUIRE(tangent.ok());
+    const double versus_tangent = relative_difference(all_of(adjoint), all_of(tangent));
+    MESSAGE(tableau->name << " adjoint vs tangent " << versus_tangent);
+    CHECK(versus_tangent <= 1e-9);
+    const GradientCheckReport check = check_gradient(problem, 1e-9, 1e-6);
+    CAPTURE(check.message);
+    CHECK(check.ok);
+    const TaylorTestReport taylor = taylor_test(problem, {0.1, -0.2, 0.004}, std::vector<double>(40, 0.05),
+                                                1e-2, 5);
+    CAPTURE(taylor.min_rate);
+    CHECK(taylor.ok);
+
+    Problem dense = problem;
+    dense.method.newton.linear_solver = LinearSolver::dense;
+    const auto dense_adjoint = gradient<double>(dense, dense.y0, dense.p);
+    REQUIRE(dense_adjoint.ok());
+    CHECK(dense_adjoint.diagnostics.steps == adjoint.diagnostics.steps);
+    CHECK(relative_difference(all_of(dense_adjoint), all_of(adjoint)) <= 1e-11);
+  }
+  Method sparse = tableaux::sdirk2;
+  sparse.newton.linear_solver = LinearSolver::sparse;
+  const models::Robertson dense_only;
+  CHECK_THROWS_AS(ImplicitRK(dense_only, tableaux::sdirk2, sparse.newton), std::invalid_argument);
+}

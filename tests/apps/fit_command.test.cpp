@@ -60,7 +60,8 @@ TEST_CASE("fit recovers the examples' true parameters within 2 standard errors")
   const std::map<std::string, std::map<std::string, double>> truths = {
       {"lotka_volterra_fit", {{"alpha", 1.5}, {"beta", 1.0}, {"gamma", 3.0}, {"delta", 1.0}}},
       {"sir_fit", {{"beta", 0.3}, {"gamma", 0.1}, {"i0", 5.0}}},
-      {"lorenz63_fit", {{"sigma", 10.0}, {"rho", 28.0}, {"beta", 8.0 / 3.0}}}};
+      {"lorenz63_fit", {{"sigma", 10.0}, {"rho", 28.0}, {"beta", 8.0 / 3.0}}},
+      {"robertson_fit", {{"k1", 0.04}, {"k2", 3e7}, {"k3", 1e4}}}};
   for (const auto& [name, truth] : truths) {
     CAPTURE(name);
     copy_example(name);
@@ -318,4 +319,31 @@ TEST_CASE("fit: two experiments with their own initial states, and estimated noi
   REQUIRE(squares.size() == 2);
   for (const auto& [observable, sum] : squares)
     CHECK(sum.first / sum.second == doctest::Approx(1.0).epsilon(1e-9));
+}
+
+TEST_CASE("fit with CVODES: adjoint gradients and forward-sensitivity standard errors match ours") {
+  copy_example("sir_fit");  // i0 enters through [initial]: the y0(p) path in both
+  const std::string base = slurp(scratch() / "sir_fit.toml");
+  std::map<std::string, nlohmann::json> fits;
+  for (const std::string method : {"dopri5", "cvodes_bdf", "cvodes_adams"}) {
+    std::ofstream(scratch() / (method + ".toml"))
+        << replaced(replaced(base, "method = \"dopri5\"", "method = \"" + method + "\""), "rtol   = 1e-8",
+                    "rtol   = 1e-10");
+    const CliRun fitted = run("fit " + method + ".toml --json");
+    CAPTURE(fitted.err);
+    REQUIRE(fitted.exit_code == 0);
+    fits[method] = nlohmann::json::parse(fitted.out);
+  }
+  for (const std::string method : {"cvodes_bdf", "cvodes_adams"}) {
+    CAPTURE(method);
+    CHECK(fits[method]["converged"] == true);
+    for (const std::string name : {"beta", "gamma", "i0"}) {
+      CAPTURE(name);
+      const auto& ours = fits["dopri5"]["parameters"][name];
+      const auto& theirs = fits[method]["parameters"][name];
+      CHECK(theirs["value"].get<double>() == doctest::Approx(ours["value"].get<double>()).epsilon(1e-5));
+      CHECK(theirs["standard_error"].get<double>() ==
+            doctest::Approx(ours["standard_error"].get<double>()).epsilon(1e-4));
+    }
+  }
 }
