@@ -62,6 +62,15 @@ double relative_difference(const GradientResult<double>& a, const GradientResult
   return difference / scale;
 }
 
+// Our discrete adjoint at rtol 1e-11 (sdirk4 on stiff Robertson, else dopri5): the
+// gradient of the ODE solution that CVODES' approaches as its tolerances tighten.
+template <class M>
+GradientResult<double> reference_gradient(const M& model, double end) {
+  const bool stiff = std::is_same_v<M, models::Robertson>;
+  const auto problem = problem_for(model, stiff ? Method(tableaux::sdirk4) : Method(tableaux::dopri5), end, 1e-11);
+  return gradient<double>(problem, problem.y0, problem.p);
+}
+
 }  // namespace
 
 TEST_CASE("CVODES forward solves agree with our implicit method") {
@@ -91,8 +100,7 @@ TEST_CASE_TEMPLATE("CVODES adjoint = our discrete adjoint as both converge", M, 
   const M model;
   const bool stiff = std::is_same_v<M, models::Robertson>;
   const double end = stiff ? 40.0 : 1.0;
-  const auto reference_problem = problem_for(model, stiff ? Method(tableaux::sdirk4) : Method(tableaux::dopri5), end, 1e-11);
-  const auto reference = gradient<double>(reference_problem, reference_problem.y0, reference_problem.p);
+  const auto reference = reference_gradient(model, end);
   REQUIRE(reference.ok());
   for (const Method method : {Method(sundials_methods::cvodes_bdf), Method(sundials_methods::cvodes_adams)}) {
     if (stiff && !method.sundials_bdf()) continue;  // Adams on Robertson: tens of thousands of steps
@@ -121,8 +129,7 @@ TEST_CASE_TEMPLATE("CVODES forward sensitivities (tangent) = its adjoint = our d
   const M model;
   const bool stiff = std::is_same_v<M, models::Robertson>;
   const double end = stiff ? 40.0 : 1.0;
-  const auto reference_problem = problem_for(model, stiff ? Method(tableaux::sdirk4) : Method(tableaux::dopri5), end, 1e-11);
-  const auto reference = gradient<double>(reference_problem, reference_problem.y0, reference_problem.p);
+  const auto reference = reference_gradient(model, end);
   REQUIRE(reference.ok());
   for (const Method method : {Method(sundials_methods::cvodes_bdf), Method(sundials_methods::cvodes_adams)}) {
     if (stiff && !method.sundials_bdf()) continue;
