@@ -14,6 +14,7 @@
 
 #include "adjoint/gradient_problem.hpp"
 #include "models/derivatives.hpp"
+#include "solvers/cvodes.hpp"
 #include "solvers/method.hpp"
 #include "solvers/step_grid.hpp"
 #include "solvers/vector_operations.hpp"
@@ -23,7 +24,8 @@ namespace backsweep {
 struct LyapunovOptions {
   std::size_t exponents = 1;     // k <= state size
   double t0 = 0.0;
-  double step = 0.01;            // fixed step of the method
+  double step = 0.01;            // fixed step of the method (CVODES: the grid of the QRs)
+  double rtol = 1e-8, atol = 1e-10;  // CVODES only: it chooses its own steps
   double transient = 0.0;        // time skipped before averaging
   double duration = 100.0;       // averaging time
   std::size_t reorthonormalize_every = 10;  // steps between QRs
@@ -110,45 +112,27 @@ LyapunovResult lyapunov_spectrum(const M& model, const Method& method,
       chunks[c][i] = D(y0[i]);
       if (i >= c * L && i < (c + 1) * L && i < k) chunks[c][i].d[i - c * L] = 1.0;
     }
-  std::vector<D> parameters(p.begin(), p.end());
-  return with_stepper<D>(model, method, [&](auto& stepper) {
-    std::vector<double> log_r(k), sums(k, 0.0);
-    std::vector<std::vector<double>> block_sums(options.blocks, std::vector<double>(k, 0.0));
+  std::vector<double> log_r(k), sums(k, 0.0);
+  std::vector<std::vector<double>> block_sums(options.blocks, std::vector<double>(k, 0.0));
+  std::size_t step = 0;
+  auto failed = [&](const IntegrateResult& why) {
+    result.status = why.status;
+    result.message = why.message;
+    return false;
+  };
 
-    std::size_t step = 0;
-    // Advances `count` steps of the uniform grid; false (with result.nonfinite set) on a
-    // NaN or Inf. Each chunk is its own solve, so nothing is carried between chunks.
-    auto advance = [&](std::size_t count) {
-      for (std::size_t s = 0; s < count; ++s, ++step) {
-        const StepInterval interval = uniform_step(options.t0, h, step);
-        for (std::size_t c = 0; c < chunk_count; ++c) {
-          stepper.restart();
-          stepper.step(interval, chunks[c].data(), parameters.data(), next[c].data());
-          std::swap(chunks[c], next[c]);
-        }
-        for (std::size_t c = 0; c < chunk_count; ++c)
-          if (const std::size_t i = first_non_finite<CpuAlgebra>(n, chunks[c].data()); i < n) {
-            result.nonfinite = NonFinite{"forward", step + 1, i, interval.t_next};
-            return false;
-          }
-      }
-      return true;
-    };
-    auto non_finite = [&] {
-      result.status = IntegrateStatus::non_finite_state;
-      result.message = result.nonfinite->describe();
-      return result;
-    };
-
+  // Lyapunov exponents from `advance(count)`, which moves every chunk `count` steps of
+  // the grid on from `step` and returns false (with result's status set) on failure.
+  auto spectrum = [&](auto&& advance) -> LyapunovResult {
     // Transient: the vectors align with the leading directions; nothing is averaged.
     for (std::size_t done = 0; done < transient_steps; done += every) {
-      if (!advance(std::min(every, transient_steps - done))) return non_finite();
+      if (!advance(std::min(every, transient_steps - done))) return result;
       detail::orthonormalize(chunks, n, k, log_r);
     }
     const std::size_t history_every =
         std::max<std::size_t>(intervals / std::max<std::size_t>(options.history_points, 1), 1);
     for (std::size_t interval = 0; interval < intervals; ++interval) {
-      if (!advance(every)) return non_finite();
+      if (!advance(every)) return result;
       detail::orthonormalize(chunks, n, k, log_r);
       std::vector<double>& block = block_sums[interval * options.blocks / intervals];
       for (std::size_t j = 0; j < k; ++j) {
@@ -161,7 +145,7 @@ LyapunovResult lyapunov_spectrum(const M& model, const Method& method,
         for (std::size_t j = 0; j < k; ++j) result.history.push_back(sums[j] / elapsed);
       }
     }
-    result.steps = step;
+    if (!method.is_sundials()) result.steps = step;
     const double total_time = double(intervals) * interval_time;
     result.exponents.resize(k);
     result.standard_errors.assign(k, 0.0);
@@ -182,6 +166,57 @@ LyapunovResult lyapunov_spectrum(const M& model, const Method& method,
     }
     result.kaplan_yorke_dimension = kaplan_yorke_dimension(result.exponents);
     return result;
+  };
+
+  if (method.is_sundials()) {
+    // CVODES' forward sensitivities carry the tangent vectors, restarted at each QR.
+    ModelSystem ode(model, p.data(), method.newton.linear_solver);
+    SensitivityDirections directions{k, std::vector<double>(k * n), std::vector<double>(k * p.size(), 0.0)};
+    std::vector<double> y(n);
+    return spectrum([&](std::size_t count) {
+      IntegrateOptions segment;
+      segment.t0 = options.t0 + double(step) * h;
+      segment.t1 = options.t0 + double(step + count) * h;
+      segment.output_times = {segment.t1};
+      segment.rtol = options.rtol;
+      segment.atol = options.atol;
+      for (std::size_t i = 0; i < n; ++i) y[i] = chunks[0][i].v;
+      for (std::size_t j = 0; j < k; ++j)
+        for (std::size_t i = 0; i < n; ++i) directions.initial[j * n + i] = chunks[j / L][i].d[j % L];
+      CvodesCounts counts;
+      const IntegrateResult solved = cvodes_sensitivities(
+          ode, method.sundials_bdf(), y.data(), directions, segment,
+          [&](double, const double* state, const double* s) {
+            for (std::size_t j = 0; j < k; ++j)
+              for (std::size_t i = 0; i < n; ++i) chunks[j / L][i].d[j % L] = s[j * n + i];
+            for (auto& chunk : chunks)
+              for (std::size_t i = 0; i < n; ++i) chunk[i].v = state[i];
+          },
+          &counts);
+      step += count;
+      result.steps += counts.steps;
+      return solved.ok() || failed(solved);
+    });
+  }
+  std::vector<D> parameters(p.begin(), p.end());
+  return with_stepper<D>(model, method, [&](auto& stepper) {
+    // Each chunk is its own solve, so nothing is carried between chunks.
+    return spectrum([&](std::size_t count) {
+      for (std::size_t s = 0; s < count; ++s, ++step) {
+        const StepInterval interval = uniform_step(options.t0, h, step);
+        for (std::size_t c = 0; c < chunk_count; ++c) {
+          stepper.restart();
+          stepper.step(interval, chunks[c].data(), parameters.data(), next[c].data());
+          std::swap(chunks[c], next[c]);
+        }
+        for (std::size_t c = 0; c < chunk_count; ++c)
+          if (const std::size_t i = first_non_finite<CpuAlgebra>(n, chunks[c].data()); i < n) {
+            result.nonfinite = NonFinite{"forward", step + 1, i, interval.t_next};
+            return failed({IntegrateStatus::non_finite_state, result.nonfinite->describe()});
+          }
+      }
+      return true;
+    });
   });
 }
 

@@ -15,11 +15,12 @@ namespace backsweep::apps {
 
 const char* const kLyapunovHelp = R"(Config keys read by lyapunov, besides [model], [parameters], [initial] (see docs/config.md):
   [time]         start       start time (end and output times are not used)
-  [solver]       method, step  a fixed step size is required
+  [solver]       method, step  a fixed step size is required (cvodes_bdf, cvodes_adams: rtol, atol)
   [lyapunov]     duration    averaging time (required)
                  transient   time skipped first (default duration / 10)
                  exponents   how many leading exponents (default: all)
                  reorthonormalize_every  steps between QR re-orthonormalisations (default 10)
+                 interval    CVODES methods: time between QR re-orthonormalisations (default 0.1)
                  blocks      blocks of the averaging time for standard errors (default 20)
 Prints the spectrum with standard errors and the Kaplan-Yorke dimension (--json: one JSON
 object on stdout) and writes <output.dir>/lyapunov.h5 and lyapunov_history.csv.
@@ -48,7 +49,8 @@ int run_lyapunov(const std::string& config_path, bool json) {
     std::cerr << "error: " << error.what() << '\n';
     return kExitRunFailed;
   }
-  std::cerr << "Lyapunov exponents of " << sim.model << " (" << result.steps << " steps of "
+  std::cerr << "Lyapunov exponents of " << sim.model << " (" << result.steps
+            << (sim.method.is_sundials() ? " CVODES steps, QR every " : " steps of ")
             << config.options.step << ", averaged over " << config.options.duration << "):\n";
   for (std::size_t j = 0; j < result.exponents.size(); ++j)
     std::cerr << "  lambda_" << j + 1 << " = " << result.exponents[j] << " +- "

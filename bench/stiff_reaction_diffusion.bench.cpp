@@ -2,9 +2,11 @@
 // unknowns: SDIRK4(3) with sparse LU, 10 fixed steps of h = 0.01 (about 10^4 times the
 // explicit stability limit at 10^5 unknowns), J = u at the middle, gradient with respect
 // to (A, B, alpha) and the initial fields. Prints, per size, gradient time / forward time
-// (medians of interleaved runs) and the time of one adjoint step per unknown relative to
-// the smallest size: constant when an implicit adjoint step is O(n).
+// (medians of interleaved runs), and the times of one forward and one adjoint step per
+// unknown relative to the smallest size: constant when a step is O(n). Last, the exponent
+// of n in the adjoint step's time between the smallest and largest sizes (1: linear).
 //   build/bench/bench_stiff_reaction_diffusion
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -25,9 +27,9 @@ struct Middle {
 
 int main() {
   using namespace backsweep;
-  std::printf("%9s %7s %18s %26s %24s\n", "unknowns", "steps", "gradient/forward",
-              "adjoint step/forward step", "adjoint step per unknown");
-  double per_unknown_first = 0;
+  std::printf("%9s %6s %17s %26s %25s %25s\n", "unknowns", "steps", "gradient/forward",
+              "adjoint step/forward step", "forward step per unknown", "adjoint step per unknown");
+  double forward_first = 0, backward_first = 0, unknowns_first = 0, exponent = 0;
   for (std::size_t points : {500, 1600, 5000, 16000, 50000}) {
     const models::Brusselator1D model(points);
     IntegrateOptions options;
@@ -56,11 +58,17 @@ int main() {
       return 1;
     }
     const double unknowns = double(model.state_size()), steps = double(result.diagnostics.steps);
-    const double forward = medians[0], backward_step = bench::median(backward) / steps;
-    const double per_unknown = backward_step / unknowns;
-    if (per_unknown_first == 0) per_unknown_first = per_unknown;
-    std::printf("%9.0f %7.0f %18.2f %26.2f %24.2f\n", unknowns, steps, medians[1] / forward,
-                backward_step / (forward / steps), per_unknown / per_unknown_first);
+    const double forward_step = medians[0] / steps, backward_step = bench::median(backward) / steps;
+    if (unknowns_first == 0) {
+      forward_first = forward_step / unknowns;
+      backward_first = backward_step / unknowns;
+      unknowns_first = unknowns;
+    }
+    exponent = 1.0 + std::log(backward_step / unknowns / backward_first) / std::log(unknowns / unknowns_first);
+    std::printf("%9.0f %6.0f %17.2f %26.2f %25.2f %25.2f\n", unknowns, steps, medians[1] / medians[0],
+                backward_step / forward_step, forward_step / unknowns / forward_first,
+                backward_step / unknowns / backward_first);
   }
+  std::printf("adjoint step time ~ n^%.2f\n", exponent);
   return 0;
 }

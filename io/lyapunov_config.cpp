@@ -13,7 +13,7 @@ LyapunovConfig load_lyapunov_config(const std::string& path) {
   const auto section = root.subsection("lyapunov");
   if (!section) root.fail("lyapunov", "the [lyapunov] section is required by lyapunov");
   section->reject_unknown_keys(
-      {"exponents", "transient", "duration", "reorthonormalize_every", "blocks"});
+      {"exponents", "transient", "duration", "reorthonormalize_every", "interval", "blocks"});
   LyapunovOptions options;
   options.duration = section->required_number("duration");
   if (!(options.duration > 0.0)) section->fail("duration", "must be > 0");
@@ -34,20 +34,32 @@ LyapunovConfig load_lyapunov_config(const std::string& path) {
   }
   LyapunovConfig config{detail::read_simulate_sections(root), options};
   const SimulateConfig& sim = config.simulate;
-  if (sim.method.is_sundials())
-    root.subsection("solver")->fail("method", "lyapunov runs tangent vectors through a backsweep method, not " +
-                                                  std::string(sim.method.name()));
   const std::size_t n = sim.state_names.size();
   config.options.exponents = section->count("exponents", n);
   if (config.options.exponents == 0 || config.options.exponents > n)
     section->fail("exponents", "must be between 1 and the number of states (" +
                                    std::to_string(n) + ")");
   config.options.t0 = sim.integrate.t0;
-  config.options.step = sim.integrate.step;
-  if (!(config.options.step > 0.0)) {
-    if (const auto solver = root.subsection("solver"))
-      solver->fail("step", "lyapunov needs a fixed step size");
-    root.fail("solver", "lyapunov needs [solver] with a fixed step size");
+  if (sim.method.is_sundials()) {
+    // CVODES chooses its steps; the tangent vectors are re-orthonormalised every `interval`.
+    if (section->has("reorthonormalize_every"))
+      section->fail("reorthonormalize_every", "counts steps of a backsweep method; with " +
+                                                  std::string(sim.method.name()) + " give interval (time)");
+    config.options.step = section->number("interval", 0.1);
+    if (!(config.options.step > 0.0)) section->fail("interval", "must be > 0");
+    config.options.reorthonormalize_every = 1;
+    config.options.rtol = sim.integrate.rtol;
+    config.options.atol = sim.integrate.atol;
+  } else {
+    if (section->has("interval"))
+      section->fail("interval", "is for CVODES methods; " + std::string(sim.method.name()) +
+                                    " re-orthonormalises every reorthonormalize_every steps");
+    config.options.step = sim.integrate.step;
+    if (!(config.options.step > 0.0)) {
+      if (const auto solver = root.subsection("solver"))
+        solver->fail("step", "lyapunov needs a fixed step size");
+      root.fail("solver", "lyapunov needs [solver] with a fixed step size");
+    }
   }
   const double steps = (options.transient + options.duration) / config.options.step;
   if (!(steps <= 1e10)) section->fail("duration", "needs more than 10^10 steps");

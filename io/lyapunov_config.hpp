@@ -1,5 +1,6 @@
 #pragma once
-// What `lyapunov` reads: the model sections of simulate, a fixed-step [solver], and
+// What `lyapunov` reads: the model sections of simulate, a fixed-step [solver] (or a
+// CVODES method with its tolerances), and
 // [lyapunov] (docs/config.md). The run starts at time.start and lasts
 // lyapunov.transient + lyapunov.duration; time.end and the output times belong to the
 // other commands and are not used.
@@ -12,7 +13,7 @@ namespace backsweep {
 
 struct LyapunovConfig {
   SimulateConfig simulate;
-  LyapunovOptions options;  // t0 and step come from [time] and [solver]
+  LyapunovOptions options;  // t0, step (CVODES: lyapunov.interval) and tolerances from [time] and [solver]
 };
 
 LyapunovConfig load_lyapunov_config(const std::string& path);

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ libhdf5-dev libtomlplusplus-dev libcli11-dev
-          nlohmann-json3-dev doctest-dev libbenchmark-dev libeigen3-dev liblbfgspp-dev libsundials-dev time)
+          nlohmann-json3-dev doctest-dev libbenchmark-dev libeigen3-dev liblbfgspp-dev libsundials-dev libsuitesparse-dev time)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" ||

@@ -97,7 +97,8 @@ class ImplicitRK {
   // y_next = Phi(y); with `error`, the embedded estimate, filtered by (I - h gamma J)^{-1}
   // as Hairer and Wanner do, so that stiff components do not inflate it.
   void step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error = nullptr) {
-    if (!solve_stages(step, y, p)) {
+    newton_failed_ = !solve_stages(step, y, p);
+    if (newton_failed_) {
       for (std::size_t k = 0; k < n_; ++k) y_next[k] = T(std::numeric_limits<double>::quiet_NaN());
       if (error)
         for (std::size_t k = 0; k < n_; ++k) error[k] = T(std::numeric_limits<double>::quiet_NaN());
@@ -116,6 +117,9 @@ class ImplicitRK {
   }
 
   void accept() { jacobian_current_ = false; }
+  // Whether the last step's NaN result came from a stage whose Newton iteration failed
+  // (diverged, stalled, or met a singular matrix) rather than from the model.
+  bool newton_failed() const { return newton_failed_; }
   // The retry starts from the same y_n: the Jacobian there still holds (one taken at a
   // stage iterate does not: the retry must be what a recomputation of the step does).
   void reject() { jacobian_current_ = jacobian_current_ && jacobian_at_start_; }
@@ -397,6 +401,7 @@ class ImplicitRK {
   std::vector<double> lane_;
   DenseLU<T> stage_lu_;
   double factored_for_ = 0.0;  // h a_ii of newton_lu_; 0: none
+  bool newton_failed_ = false;
   bool sparse_ = false;        // sparse LU (kSparse and not linear_solver dense)
   bool jacobian_current_ = false, jacobian_at_start_ = false;
   Derivatives<M, T> derivatives_;

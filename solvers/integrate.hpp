@@ -182,9 +182,15 @@ class Integration {
 
   // The step that went from `step.t` to a non-finite state at step.t_next.
   IntegrateResult non_finite(const StepInterval& step, std::size_t steps) {
-    IntegrateResult result =
-        finish(IntegrateStatus::non_finite_state, step.t, steps,
-               "non-finite value in state component " + std::to_string(failed_component_));
+    std::ostringstream what;
+    what << "non-finite value in state component " << failed_component_;
+    if constexpr (requires { stepper_.newton_failed(); })
+      if (stepper_.newton_failed()) {
+        what.str("");
+        what << "Newton's iteration on the stage equations did not converge (h = " << step.h
+             << "): try smaller steps (solver.max_step, or a smaller fixed step) or tighter tolerances";
+      }
+    IntegrateResult result = finish(IntegrateStatus::non_finite_state, step.t, steps, what.str());
     result.failed_step = steps;
     result.failed_component = failed_component_;
     result.failed_time = step.t_next;

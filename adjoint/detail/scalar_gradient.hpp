@@ -3,9 +3,13 @@
 // accumulates the parameter gradient over many steps.
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 #include "models/derivatives.hpp"
+#include "models/detail/dependency_tracer.hpp"
 #include "solvers/algebra.hpp"
 
 namespace backsweep::detail {
@@ -13,10 +17,16 @@ namespace backsweep::detail {
 // Value and gradient of a scalar function of (y, p) by Dual numbers, a chunk of lanes
 // at a time, with buffers sized once: the way for terms that do not differentiate
 // themselves. f is called as f(y, p) with Dual arrays.
+//
+// Seeding every column costs (n + np) / lanes evaluations of O(n) each: O(n^2) for a
+// grid model. A term of many states usually reads a few (a field's value at a point), so
+// above kTraceAbove columns a dependency trace at (y, p) picks the columns first; a term
+// that reads many of them gives up the trace within a small budget and is seeded densely.
 template <class V>
 class ScalarGradient {
  public:
   using Lanes = Dual<V, kDerivativeLanes>;
+  static constexpr std::size_t kTraceAbove = 64;
 
   ScalarGradient(std::size_t n, std::size_t np) : n_(n), np_(np), y_(n), p_(np) {}
 
@@ -24,30 +34,72 @@ class ScalarGradient {
   template <class F>
   V operator()(F&& f, const V* y, const V* p, V* grad_y, V* grad_p) {
     const std::size_t columns = n_ + (grad_p ? np_ : 0);
+    if (columns <= kTraceAbove || !trace(f, y, p, columns)) {
+      columns_.resize(columns);
+      for (std::size_t c = 0; c < columns; ++c) columns_[c] = std::uint32_t(c);
+    }
+    std::fill(grad_y, grad_y + n_, V(0));
+    if (grad_p) std::fill(grad_p, grad_p + np_, V(0));
+    for (std::size_t i = 0; i < n_; ++i) y_[i] = Lanes(y[i]);
+    for (std::size_t j = 0; j < np_; ++j) p_[j] = Lanes(p[j]);
+    auto seed = [&](std::size_t column, int lane, V d) {
+      if (column < n_) y_[column].d[lane] = d;
+      else p_[column - n_].d[lane] = d;
+    };
     V value(0);
-    for (std::size_t first = 0; first < std::max<std::size_t>(columns, 1);
+    for (std::size_t first = 0; first < std::max<std::size_t>(columns_.size(), 1);
          first += kDerivativeLanes) {
-      for (std::size_t i = 0; i < n_; ++i) y_[i] = Lanes(y[i]);
-      for (std::size_t j = 0; j < np_; ++j) p_[j] = Lanes(p[j]);
-      for (int k = 0; k < kDerivativeLanes; ++k) {
-        const std::size_t column = first + std::size_t(k);
-        if (column < n_) y_[column].d[k] = V(1);
-        else if (column < columns) p_[column - n_].d[k] = V(1);
-      }
+      const int lanes = int(std::min<std::size_t>(kDerivativeLanes, columns_.size() - first));
+      for (int k = 0; k < lanes; ++k) seed(columns_[first + std::size_t(k)], k, V(1));
       const Lanes result = f(static_cast<const Lanes*>(y_.data()), static_cast<const Lanes*>(p_.data()));
       value = result.v;
-      for (int k = 0; k < kDerivativeLanes; ++k) {
-        const std::size_t column = first + std::size_t(k);
-        if (column < n_) grad_y[column] = result.d[k];
-        else if (column < columns) grad_p[column - n_] = result.d[k];
+      for (int k = 0; k < lanes; ++k) {
+        const std::size_t column = columns_[first + std::size_t(k)];
+        (column < n_ ? grad_y[column] : grad_p[column - n_]) = result.d[k];
+        seed(column, k, V(0));
       }
     }
     return value;
   }
 
  private:
+  // The columns below `columns` that f depends on at (y, p), into columns_; false when f
+  // cannot be traced or reads too many.
+  template <class F>
+  bool trace(F& f, const V* y, const V* p, std::size_t columns) {
+    if constexpr (std::is_same_v<V, double>) return trace_values(f, y, p, columns);
+    return false;
+  }
+  template <class F>
+  bool trace_values(F& f, const double* y, const double* p, std::size_t columns) {
+    using detail::DependencyTracer;
+    if constexpr (std::is_invocable_v<F&, const DependencyTracer*, const DependencyTracer*>) {
+      if (n_ + np_ > std::size_t{UINT32_MAX}) return false;
+      DependencyTape tape(8 * (n_ + np_));
+      traced_y_.resize(n_);
+      traced_p_.resize(np_);
+      try {
+        for (std::size_t i = 0; i < n_; ++i)
+          traced_y_[i] = DependencyTracer(y[i], tape.variable(std::uint32_t(i)), &tape);
+        for (std::size_t j = 0; j < np_; ++j)
+          traced_p_[j] = DependencyTracer(p[j], tape.variable(std::uint32_t(n_ + j)), &tape);
+        const DependencyTracer result = f(static_cast<const DependencyTracer*>(traced_y_.data()),
+                                          static_cast<const DependencyTracer*>(traced_p_.data()));
+        columns_.clear();
+        for (std::uint32_t column : tape.set(result.set))
+          if (column < columns) columns_.push_back(column);
+        return true;
+      } catch (const std::length_error&) {
+        return false;
+      }
+    }
+    return false;
+  }
+
   std::size_t n_, np_;
   std::vector<Lanes> y_, p_;
+  std::vector<std::uint32_t> columns_;  // those seeded
+  std::vector<detail::DependencyTracer> traced_y_, traced_p_;
 };
 
 // An objective term may differentiate itself (config expressions do, by reverse mode):

@@ -27,7 +27,9 @@ namespace backsweep::detail {
 // is the empty set (constants), so arithmetic among constants never touches the tape.
 class DependencyTape {
  public:
-  DependencyTape() : start_{0, 0} {}
+  // A trace that would store more than `max_entries` column indices throws
+  // std::length_error, so that a caller can give up on a dense trace early.
+  explicit DependencyTape(std::size_t max_entries = SIZE_MAX) : start_{0, 0}, max_entries_(max_entries) {}
 
   // The set {column}: an input.
   std::uint32_t variable(std::uint32_t column) {
@@ -55,6 +57,7 @@ class DependencyTape {
 
  private:
   std::uint32_t close_set() {
+    if (entries_.size() > max_entries_) throw std::length_error("dependency tape over its budget");
     // Ids are 32-bit: a trace making 4 billion sets would need tens of GB anyway.
     if (start_.size() > std::size_t{UINT32_MAX}) throw std::length_error("dependency tape full");
     start_.push_back(entries_.size());
@@ -64,6 +67,7 @@ class DependencyTape {
   std::vector<std::size_t> start_;  // set k is entries_[start_[k], start_[k + 1])
   std::vector<std::uint32_t> entries_;
   std::vector<std::uint32_t> scratch_;
+  std::size_t max_entries_;
 };
 
 // Every operation a model may apply to a Dual, with the same primal value and with the

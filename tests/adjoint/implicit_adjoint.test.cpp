@@ -9,6 +9,7 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "adjoint/forward_tangent.hpp"
 #include "adjoint/gradient_check.hpp"
+#include "adjoint/hessian.hpp"
 #include "models/builtin/diffusion_1d.hpp"
 #include "models/builtin/registry.hpp"
 #include "solvers/dirk_tableaux.hpp"
@@ -148,6 +149,32 @@ TEST_CASE("implicit adjoint: bitwise equal across store-all, revolve and online"
         CHECK(bounded.value == all.value);
         CHECK(all_of(bounded) == all_of(all));
       }
+  }
+}
+
+TEST_CASE_TEMPLATE("implicit Hessian-vector products = central differences of gradients", M, models::Robertson,
+                   models::VanDerPol) {
+  const M model;
+  for (const ButcherTableau* tableau : {&tableaux::backward_euler, &tableaux::sdirk2, &tableaux::esdirk3,
+                                        &tableaux::sdirk4}) {
+    CAPTURE(tableau->name);
+    const auto problem = make_problem(model, *tableau, false);
+    std::vector<double> v(problem.p.size());
+    for (std::size_t j = 0; j < v.size(); ++j) v[j] = problem.p[j] * (0.3 - 0.2 * double(j));  // relative
+    const std::vector<double> hv = hessian_vector_product(problem, v);
+    const double epsilon = 1e-4;
+    std::vector<double> plus = problem.p, minus = problem.p;
+    for (std::size_t j = 0; j < v.size(); ++j) plus[j] += epsilon * v[j], minus[j] -= epsilon * v[j];
+    const auto gp = gradient<double>(problem, problem.y0, plus);
+    const auto gm = gradient<double>(problem, problem.y0, minus);
+    REQUIRE(gp.ok());
+    REQUIRE(gm.ok());
+    std::vector<double> fd(v.size());
+    for (std::size_t j = 0; j < v.size(); ++j) fd[j] = (gp.dJ_dp[j] - gm.dJ_dp[j]) / (2 * epsilon);
+    CAPTURE(hv[0]);
+    CAPTURE(fd[0]);
+    CHECK(relative_difference(hv, fd) <= 1e-6);
+    CHECK(hessian_vector_product(problem, v, {CheckpointOptions::Schedule::revolve, 4}) == hv);
   }
 }
 

@@ -71,6 +71,43 @@ TEST_CASE("a linear system's exponents are its eigenvalues") {
   CHECK(r.kaplan_yorke_dimension == 0.0);
 }
 
+TEST_CASE("CVODES' forward sensitivities as the tangent vectors") {
+  LyapunovOptions options;
+  options.exponents = 2;
+  options.step = 0.1;  // the QR interval
+  options.reorthonormalize_every = 1;
+  options.transient = 10.0;
+  options.duration = 50.0;
+  options.rtol = 1e-10;
+  options.atol = 1e-12;
+  for (const Method method : {Method(sundials_methods::cvodes_bdf), Method(sundials_methods::cvodes_adams)}) {
+    CAPTURE(method.name());
+    // The flow's exponents, -1 and -3, to the tolerances.
+    const LyapunovResult linear = lyapunov_spectrum(Linear{}, method, {1.0, 0.5}, {}, options);
+    REQUIRE(linear.ok());
+    CHECK(linear.exponents[0] == doctest::Approx(-1.0).epsilon(1e-6));
+    CHECK(linear.exponents[1] == doctest::Approx(-3.0).epsilon(1e-6));
+    CHECK(linear.steps > 0);
+
+    // Lorenz-63: the published spectrum within the standard errors, and the trace exactly.
+    LyapunovOptions chaos = options;
+    chaos.exponents = 3;
+    chaos.transient = 20.0;
+    chaos.duration = 300.0;
+    chaos.rtol = 1e-8;
+    chaos.atol = 1e-10;
+    const LyapunovResult r =
+        lyapunov_spectrum(models::Lorenz63{}, method, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0}, chaos);
+    REQUIRE(r.ok());
+    MESSAGE(method.name() << ": " << r.exponents[0] << " +- " << r.standard_errors[0] << ", "
+                          << r.exponents[1] << ", " << r.exponents[2] << " in " << r.steps << " steps");
+    CHECK(std::abs(r.exponents[0] - 0.9056) <= 4.0 * r.standard_errors[0] + 0.01);
+    CHECK(std::abs(r.exponents[1]) <= 0.02);
+    CHECK(std::abs(r.exponents[2] / -14.572 - 1.0) <= 0.01);
+    CHECK(r.exponents[0] + r.exponents[1] + r.exponents[2] == doctest::Approx(-(10.0 + 1.0 + 8.0 / 3.0)).epsilon(1e-4));
+  }
+}
+
 TEST_CASE("Kaplan-Yorke dimension and bad options") {
   CHECK(kaplan_yorke_dimension({0.9, 0.0, -14.6}) == doctest::Approx(2.0 + 0.9 / 14.6));
   CHECK(kaplan_yorke_dimension({0.5, 0.1}) == 2.0);

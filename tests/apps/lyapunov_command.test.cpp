@@ -73,6 +73,23 @@ TEST_CASE("lyapunov: the Lorenz-63 spectrum, on stdout and in the files") {
   CHECK(last.rfind("500,", 0) == 0);
 }
 
+TEST_CASE("lyapunov: with CVODES, the same spectrum") {
+  std::string text = kLorenz;
+  const std::string fixed_step = "method = \"rk4\"\nstep = 0.01";
+  text.replace(text.find(fixed_step), fixed_step.size(), "method = \"cvodes_bdf\"\nrtol = 1e-8\natol = 1e-10");
+  text += "interval = 0.1\n";
+  const CliRun result = run_config("lorenz_cvodes.toml", text, " --json");
+  CAPTURE(result.err);
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  const auto exponents = json["exponents"].get<std::vector<double>>();
+  REQUIRE(exponents.size() == 3);
+  CHECK(exponents[0] == doctest::Approx(0.9056).epsilon(0.03));
+  CHECK(exponents[2] == doctest::Approx(-14.572).epsilon(0.01));
+  CHECK(json["steps"].get<int>() > 0);
+  CHECK(result.err.find("CVODES steps, QR every 0.1") != std::string::npos);
+}
+
 TEST_CASE("lyapunov: bad input names file, line and key, and writes nothing") {
   auto replaced = [](std::string text, const std::string& from, const std::string& to) {
     const auto at = text.find(from);
@@ -93,6 +110,9 @@ TEST_CASE("lyapunov: bad input names file, line and key, and writes nothing") {
       {replaced(kLorenz, "exponents = 3", "exponent = 3"), "key 'lyapunov.exponent'"},
       {kLorenz + "blocks = 1\n", "key 'lyapunov.blocks': must be at least 2"},
       {replaced(kLorenz, "[lyapunov]", "[lyapunov_]"), "key 'lyapunov_'"},
+      {kLorenz + "interval = 0.1\n", "key 'lyapunov.interval': is for CVODES methods"},
+      {replaced(replaced(kLorenz, "step = 0.01\n", ""), "rk4", "cvodes_bdf") + "reorthonormalize_every = 5\n",
+       "key 'lyapunov.reorthonormalize_every': counts steps of a backsweep method"},
   };
   fs::remove_all(scratch() / "out");
   int index = 0;

@@ -179,3 +179,34 @@ TEST_CASE("a sparse model: sparse Jacobians and LU, 10^4 unknowns, the exact dis
   CHECK(error <= 1e-7);
   CHECK(result.steps < 200);
 }
+
+namespace {
+// y' = y^2: backward Euler's stage equation Y = y + h Y^2 has no real root once 4 h y > 1.
+struct Quadratic {
+  static constexpr std::size_t n_state = 1, n_param = 0;
+  template <class T>
+  void operator()(T, const T* y, const T*, T* dydt) const { dydt[0] = y[0] * y[0]; }
+};
+}  // namespace
+
+TEST_CASE("a stage equation without a solution is reported as Newton's failure, not as the model's") {
+  const Quadratic model;
+  ImplicitRK stepper(model, tableaux::backward_euler);
+  IntegrateOptions options;
+  options.t1 = 1.0;
+  options.step = 0.5;
+  std::vector<double> y = {1.0};
+  const auto result = integrate(stepper, y.data(), nullptr, options);
+  CHECK(result.status == IntegrateStatus::non_finite_state);
+  CAPTURE(result.message);
+  CHECK(result.message.find("Newton's iteration on the stage equations did not converge (h = 0.5)") == 0);
+  CHECK(result.message.find("at step 0, t = 0") != std::string::npos);
+
+  options.step = 0.1;  // 4 h y stays below 1 until y passes 2.5: some steps later, the same report
+  options.t1 = 2.0;
+  y = {1.0};
+  const auto later = integrate(stepper, y.data(), nullptr, options);
+  CHECK(later.status == IntegrateStatus::non_finite_state);
+  CHECK(later.message.find("Newton's iteration") == 0);
+  CHECK(later.failed_step > 0);
+}
