@@ -1,7 +1,7 @@
 #pragma once
 // The k leading Lyapunov exponents by Benettin's method: k tangent vectors ride along
 // the trajectory as the Dual lanes of the state (so each step applies the exact tangent
-// of the method's step), and every few steps a
+// of the method's step) or, with CVODES, as its forward sensitivities; every few steps a
 // Gram-Schmidt QR re-orthonormalises them; the exponents are the time averages of
 // log R_ii. A transient is skipped first; the averaging time is cut into blocks whose
 // spread gives each exponent's standard error.
