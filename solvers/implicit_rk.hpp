@@ -97,8 +97,9 @@ class ImplicitRK {
   // y_next = Phi(y); with `error`, the embedded estimate, filtered by (I - h gamma J)^{-1}
   // as Hairer and Wanner do, so that stiff components do not inflate it.
   void step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error = nullptr) {
-    newton_failed_ = !solve_stages(step, y, p);
-    if (newton_failed_) {
+    non_finite_residual_ = false;
+    newton_failed_ = !solve_stages(step, y, p) && !non_finite_residual_;
+    if (newton_failed_ || non_finite_residual_) {
       for (std::size_t k = 0; k < n_; ++k) y_next[k] = T(std::numeric_limits<double>::quiet_NaN());
       if (error)
         for (std::size_t k = 0; k < n_; ++k) error[k] = T(std::numeric_limits<double>::quiet_NaN());
@@ -118,7 +119,8 @@ class ImplicitRK {
 
   void accept() { jacobian_current_ = false; }
   // Whether the last step's NaN result came from a stage whose Newton iteration failed
-  // (diverged, stalled, or met a singular matrix) rather than from the model.
+  // (diverged, stalled, or met a singular matrix) rather than from a non-finite value of
+  // the model.
   bool newton_failed() const { return newton_failed_; }
   // The retry starts from the same y_n: the Jacobian there still holds (one taken at a
   // stage iterate does not: the retry must be what a recomputation of the step does).
@@ -338,7 +340,10 @@ class ImplicitRK {
         squares += scaled * scaled;
       }
       const double norm = std::sqrt(squares / double(n_));
-      if (!std::isfinite(norm)) return false;
+      if (!std::isfinite(norm)) {
+        non_finite_residual_ = true;
+        return false;
+      }
       if (norm <= newton_.tolerance) return true;
       if (norm >= previous && norm <= 1e-8)  // stalled at round-off
         return norm <= std::max(100.0 * newton_.tolerance, 1e-13);
@@ -401,7 +406,7 @@ class ImplicitRK {
   std::vector<double> lane_;
   DenseLU<T> stage_lu_;
   double factored_for_ = 0.0;  // h a_ii of newton_lu_; 0: none
-  bool newton_failed_ = false;
+  bool newton_failed_ = false, non_finite_residual_ = false;
   bool sparse_ = false;        // sparse LU (kSparse and not linear_solver dense)
   bool jacobian_current_ = false, jacobian_at_start_ = false;
   Derivatives<M, T> derivatives_;

@@ -188,7 +188,7 @@ class Integration {
       if (stepper_.newton_failed()) {
         what.str("");
         what << "Newton's iteration on the stage equations did not converge (h = " << step.h
-             << "): try smaller steps (solver.max_step, or a smaller fixed step) or tighter tolerances";
+             << "): take smaller steps";
       }
     IntegrateResult result = finish(IntegrateStatus::non_finite_state, step.t, steps, what.str());
     result.failed_step = steps;

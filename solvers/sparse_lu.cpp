@@ -16,6 +16,9 @@ namespace {
 // Below this reciprocal pivot ratio (min |u_ii| / max |u_ii|) reused pivots are not
 // trusted: SUNDIALS' threshold, unit roundoff^(2/3).
 constexpr double kPivotRatioFloor = 3.7e-11;
+// Below this reciprocal pivot growth (max |a_ij| / max |u_ij| per column, the smallest),
+// reused pivots have let the factors grow by 10^8 and would cost that many digits.
+constexpr double kPivotGrowthFloor = 1e-8;
 
 struct FreeNumeric {
   klu_common* common;
@@ -59,8 +62,10 @@ struct SparseLU::Factors {
   void analyze(std::size_t n, std::span<const std::size_t> row_start, std::span<const std::uint32_t> column_index) {
     if (n >= std::size_t(INT_MAX) || column_index.size() + n >= std::size_t(INT_MAX))
       throw std::length_error("sparse LU: KLU indices are 32-bit");
-    pattern_start.assign(row_start.begin(), row_start.end());
-    pattern_index.assign(column_index.begin(), column_index.end());
+    // Forgotten until the analysis succeeds: a throw below leaves no half-built state
+    // that a later call would take for this pattern's.
+    pattern_start.clear();
+    pattern_index.clear();
     start.assign(1, 0);
     index.clear();
     slot.assign(column_index.size(), -1);
@@ -96,6 +101,8 @@ struct SparseLU::Factors {
     if (symbolic) klu_free_symbolic(&symbolic, &common);
     symbolic = klu_analyze(int(n), start.data(), index.data(), &common);
     if (!symbolic) throw std::runtime_error("sparse LU: KLU could not analyse the pattern");
+    pattern_start.assign(row_start.begin(), row_start.end());
+    pattern_index.assign(column_index.begin(), column_index.end());
   }
 };
 
@@ -115,8 +122,9 @@ bool SparseLU::factor(std::size_t n, std::span<const std::size_t> row_start,
   for (int d : f.diagonal) f.values[std::size_t(d)] += 1.0;
 
   // The first matrix chooses the pivots; later ones reuse them (klu_refactor: no search,
-  // no symbolic work), as SUNDIALS' KLU module does, unless the reciprocal pivot ratio
-  // says they have gone bad, when this matrix alone is factored afresh. The factors thus
+  // no symbolic work), as SUNDIALS' KLU module does, unless the reciprocal pivot ratio or
+  // the reciprocal pivot growth says they have gone bad, when this matrix alone is
+  // factored afresh. The factors thus
   // depend on this matrix and the first one only, never on those between: a gradient is
   // the same whichever checkpoint schedule replays its steps.
   f.active = nullptr;
@@ -126,7 +134,9 @@ bool SparseLU::factor(std::size_t n, std::span<const std::size_t> row_start,
     return f.active != nullptr;
   }
   if (klu_refactor(f.start.data(), f.index.data(), f.values.data(), f.symbolic, f.pivots.get(), &f.common) &&
-      klu_rcond(f.symbolic, f.pivots.get(), &f.common) && f.common.rcond > kPivotRatioFloor) {
+      klu_rcond(f.symbolic, f.pivots.get(), &f.common) && f.common.rcond > kPivotRatioFloor &&
+      klu_rgrowth(f.start.data(), f.index.data(), f.values.data(), f.symbolic, f.pivots.get(), &f.common) &&
+      f.common.rgrowth > kPivotGrowthFloor) {
     f.active = f.pivots.get();
     return true;
   }
@@ -138,12 +148,14 @@ bool SparseLU::factor(std::size_t n, std::span<const std::size_t> row_start,
 // KLU holds the transpose (see Factors), so A x = b is its transposed solve.
 void SparseLU::solve(double* b) const {
   Factors& f = *factors_;
-  klu_tsolve(f.symbolic, f.active, int(f.diagonal.size()), 1, b, &f.common);
+  if (!f.active || !klu_tsolve(f.symbolic, f.active, int(f.diagonal.size()), 1, b, &f.common))
+    throw std::logic_error("sparse LU: solve without a successful factorization");
 }
 
 void SparseLU::solve_transposed(double* b) const {
   Factors& f = *factors_;
-  klu_solve(f.symbolic, f.active, int(f.diagonal.size()), 1, b, &f.common);
+  if (!f.active || !klu_solve(f.symbolic, f.active, int(f.diagonal.size()), 1, b, &f.common))
+    throw std::logic_error("sparse LU: solve without a successful factorization");
 }
 
 }  // namespace backsweep
