@@ -4,8 +4,7 @@
 
 #include <algorithm>
 #include <climits>
-#include <cmath>
-#include <limits>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -124,9 +123,8 @@ bool SparseLU::factor(std::size_t n, std::span<const std::size_t> row_start,
   // The first matrix chooses the pivots; later ones reuse them (klu_refactor: no search,
   // no symbolic work), as SUNDIALS' KLU module does, unless the reciprocal pivot ratio or
   // the reciprocal pivot growth says they have gone bad, when this matrix alone is
-  // factored afresh. The factors thus
-  // depend on this matrix and the first one only, never on those between: a gradient is
-  // the same whichever checkpoint schedule replays its steps.
+  // factored afresh. The factors thus depend on this matrix and the first one only, never
+  // on those between: a gradient is the same whichever checkpoint schedule replays its steps.
   f.active = nullptr;
   if (!f.pivots) {
     f.pivots.reset(klu_factor(f.start.data(), f.index.data(), f.values.data(), f.symbolic, &f.common));
