@@ -90,7 +90,7 @@ double relative_difference(const std::vector<double>& a, const std::vector<doubl
 }  // namespace
 
 TEST_CASE_TEMPLATE("implicit adjoint = forward tangent, = finite differences", M, models::Robertson,
-                   models::VanDerPol, models::HarmonicOscillator, models::Lorenz63) {
+                   models::LotkaVolterra, models::VanDerPol, models::HarmonicOscillator, models::Lorenz63) {
   const M model;
   static double worst_tangent = 0, worst_fd = 0;
   for (const ButcherTableau* tableau : tableaux::implicit_all) {
