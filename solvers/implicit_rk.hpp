@@ -98,8 +98,9 @@ class ImplicitRK {
   // as Hairer and Wanner do, so that stiff components do not inflate it.
   void step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error = nullptr) {
     non_finite_residual_ = false;
-    newton_failed_ = !solve_stages(step, y, p) && !non_finite_residual_;
-    if (newton_failed_ || non_finite_residual_) {
+    const bool solved = solve_stages(step, y, p);
+    newton_failed_ = !solved && !non_finite_residual_;
+    if (!solved) {
       for (std::size_t k = 0; k < n_; ++k) y_next[k] = T(std::numeric_limits<double>::quiet_NaN());
       if (error)
         for (std::size_t k = 0; k < n_; ++k) error[k] = T(std::numeric_limits<double>::quiet_NaN());
@@ -322,6 +323,7 @@ class ImplicitRK {
   bool newton(const StepInterval& step, int i, const T* p, T* state, T* slope, bool full) {
     const double h_diag = step.h * tableau_.a[i][i];
     double previous = std::numeric_limits<double>::infinity();
+    non_finite_residual_ = false;  // of this attempt: a retry may fail otherwise
     for (int iteration = 0; iteration < (full ? 2 * kMaxNewton : kMaxNewton); ++iteration) {
       if (full) {
         for (std::size_t k = 0; k < n_; ++k) values_[k] = value_of(state[k]);
@@ -406,7 +408,8 @@ class ImplicitRK {
   std::vector<double> lane_;
   DenseLU<T> stage_lu_;
   double factored_for_ = 0.0;  // h a_ii of newton_lu_; 0: none
-  bool newton_failed_ = false, non_finite_residual_ = false;
+  bool newton_failed_ = false;
+  bool non_finite_residual_ = false;  // the last Newton attempt met a NaN or Inf
   bool sparse_ = false;        // sparse LU (kSparse and not linear_solver dense)
   bool jacobian_current_ = false, jacobian_at_start_ = false;
   Derivatives<M, T> derivatives_;
