@@ -1,0 +1,152 @@
+// The discrete adjoint through a grid model: Gray–Scott on a periodic 64 x 64 grid over
+// [0, 2.5)^2, RK4 with h = 0.5 for 400 steps, J = u + v at grid point (31, 31) at the end
+// (the problem of CONFIG.md's "Fields" section). The gradient with respect to the
+// parameters and the initial fields against the forward tangent of the same solver
+// (random directions and each parameter), central differences, Taylor remainders in a
+// random direction of the initial fields, and bitwise equal across schedules.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <numbers>
+#include <random>
+#include <vector>
+
+#include "adjoint/discrete_adjoint.hpp"
+#include "adjoint/forward_tangent.hpp"
+#include "adjoint/gradient_check.hpp"
+#include "models/builtin/gray_scott.hpp"
+
+using namespace backsweep;
+
+namespace {
+
+constexpr std::size_t kSide = 64, kProbe = 31 * kSide + 31;
+
+struct AtProbe {
+  template <class T>
+  T operator()(const T* y, const T*) const {
+    return y[kProbe] + y[kSide * kSide + kProbe];
+  }
+};
+using ProbeObjective = Objective<AtProbe>;
+
+models::GrayScott gray_scott() {
+  return models::GrayScott(Grid({kSide, kSide}, {2.5, 2.5}, {Boundary::periodic, Boundary::periodic}));
+}
+
+// v = sin(4 pi x)^2 sin(4 pi y)^2 / 4 on [1, 1.5]^2, else 0; u = 1 - 2 v.
+std::vector<double> initial_fields(const Grid& grid) {
+  std::vector<double> y(2 * grid.points());
+  for (std::size_t point = 0; point < grid.points(); ++point) {
+    const auto at = grid.position(point);
+    const double yy = grid.coordinate(0, at[0]), x = grid.coordinate(1, at[1]);
+    const bool inside = x >= 1 && x <= 1.5 && yy >= 1 && yy <= 1.5;
+    const double s = std::sin(4 * std::numbers::pi * x) * std::sin(4 * std::numbers::pi * yy);
+    y[grid.points() + point] = inside ? s * s / 4 : 0.0;
+    y[point] = 1 - 2 * y[grid.points() + point];
+  }
+  return y;
+}
+
+GradientProblem<models::GrayScott, ProbeObjective> make_problem(const models::GrayScott& model) {
+  IntegrateOptions options;
+  options.t1 = 200.0;
+  options.step = 0.5;
+  return {model, tableaux::rk4, initial_fields(model.grid()), {8e-5, 4e-5, 0.024, 0.06}, {}, options};
+}
+
+std::vector<double> random_direction(std::size_t n, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::normal_distribution<double> normal;
+  std::vector<double> v(n);
+  for (double& x : v) x = normal(generator);
+  return v;
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+// dJ.(v_p, v_y0) by one forward-tangent solve (a Dual lane through the whole solve).
+double tangent_along(const GradientProblem<models::GrayScott, ProbeObjective>& problem,
+                     const std::vector<double>& v_p, const std::vector<double>& v_y0) {
+  using D = Dual<double, 1>;
+  StepSequence sequence;
+  REQUIRE(problem_step_sequence(problem, sequence).ok());
+  std::vector<D> y0(problem.y0.size()), p(problem.p.size());
+  for (std::size_t i = 0; i < y0.size(); ++i) {
+    y0[i] = D(problem.y0[i]);
+    y0[i].d[0] = v_y0[i];
+  }
+  for (std::size_t j = 0; j < p.size(); ++j) {
+    p[j] = D(problem.p[j]);
+    p[j].d[0] = v_p[j];
+  }
+  return objective_value<D>(problem, y0, p, sequence).d[0];
+}
+
+}  // namespace
+
+TEST_CASE("Gray-Scott 64x64 RK4: adjoint = forward tangent along random directions and per parameter") {
+  const auto model = gray_scott();
+  const auto problem = make_problem(model);
+  const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
+  REQUIRE(adjoint.ok());
+  CHECK(adjoint.diagnostics.steps == 400);
+  for (unsigned seed : {1u, 2u, 3u}) {
+    const auto v_p = random_direction(4, seed), v_y0 = random_direction(problem.y0.size(), seed + 10);
+    const double exact = tangent_along(problem, v_p, v_y0);
+    const double ours = dot(adjoint.dJ_dp, v_p) + dot(adjoint.dJ_dy0, v_y0);
+    CAPTURE(seed);
+    CHECK(std::abs(ours - exact) <= 1e-10 * std::abs(exact));
+  }
+  for (std::size_t j = 0; j < 4; ++j) {
+    std::vector<double> e(4, 0.0);
+    e[j] = 1.0;
+    const double exact = tangent_along(problem, e, std::vector<double>(problem.y0.size(), 0.0));
+    CAPTURE(j);
+    CHECK(std::abs(adjoint.dJ_dp[j] - exact) <= 1e-10 * std::abs(exact));
+  }
+}
+
+TEST_CASE("Gray-Scott 64x64 RK4: adjoint = central differences per parameter, Taylor rate 2") {
+  const auto model = gray_scott();
+  const auto problem = make_problem(model);
+  const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
+  REQUIRE(adjoint.ok());
+  StepSequence sequence;
+  REQUIRE(problem_step_sequence(problem, sequence).ok());
+  for (std::size_t j = 0; j < 4; ++j) {
+    const double h = 1e-6 * problem.p[j];
+    auto p = problem.p;
+    p[j] += h;
+    const double plus = objective_value(problem, problem.y0, p, sequence);
+    p[j] -= 2 * h;
+    const double minus = objective_value(problem, problem.y0, p, sequence);
+    CAPTURE(j);
+    CHECK(std::abs(adjoint.dJ_dp[j] - (plus - minus) / (2 * h)) <= 1e-6 * std::abs(adjoint.dJ_dp[j]));
+  }
+  // The initial fields in a random direction, scaled to a perturbation of a few percent.
+  auto v_y0 = random_direction(problem.y0.size(), 7);
+  for (double& x : v_y0) x *= 0.05;
+  const TaylorTestReport taylor = taylor_test(problem, std::vector<double>(4, 0.0), v_y0, 0.5);
+  CAPTURE(taylor.min_rate);
+  CHECK(taylor.ok);
+}
+
+TEST_CASE("Gray-Scott 64x64 RK4: the gradient field is bitwise the same across schedules") {
+  const auto model = gray_scott();
+  const auto problem = make_problem(model);
+  const auto all = gradient<double>(problem, problem.y0, problem.p, {CheckpointOptions::Schedule::store_all});
+  REQUIRE(all.ok());
+  for (auto schedule : {CheckpointOptions::Schedule::revolve, CheckpointOptions::Schedule::online})
+    for (std::size_t slots : {3u, 100u}) {
+      const auto bounded = gradient<double>(problem, problem.y0, problem.p, {schedule, slots});
+      REQUIRE(bounded.ok());
+      CHECK(bounded.value == all.value);
+      CHECK(bounded.dJ_dp == all.dJ_dp);
+      CHECK(bounded.dJ_dy0 == all.dJ_dy0);
+    }
+}
