@@ -23,6 +23,7 @@ const std::pair<const char*, Code> kTwoArguments[] = {
     {"min", Code::min}, {"max", Code::max}, {"pow", Code::power}, {"atan2", Code::atan2}};
 const std::pair<const char*, double> kBuiltinConstants[] = {{"pi", std::numbers::pi},
                                                             {"e", std::numbers::e}};
+const char* const kKeywords[] = {"if", "and", "or", "sum", "mean"};
 
 }  // namespace
 
@@ -33,6 +34,8 @@ bool is_reserved_expression_name(std::string_view name) {
     if (name == function) return true;
   for (const auto& [constant, value] : kBuiltinConstants)
     if (name == constant) return true;
+  for (const char* keyword : kKeywords)
+    if (name == keyword) return true;
   return false;
 }
 
@@ -51,7 +54,8 @@ std::optional<std::string> ExpressionScope::problem_with(std::string_view name) 
     return quoted + " is not a name (a letter or '_', then letters, digits or '_')";
   if (is_reserved_expression_name(name))
     return quoted + " is the name of a built-in function or constant";
-  if (names_.count(std::string(name))) return quoted + " is declared twice";
+  if (names_.count(std::string(name)) || fields_.count(std::string(name)))
+    return quoted + " is declared twice";
   return std::nullopt;
 }
 
@@ -72,6 +76,30 @@ void ExpressionScope::add_segment(const std::vector<std::string>& names) {
 
 void ExpressionScope::add_constant(const std::string& name, double value) {
   declare(name, {true, 0, 0, value});
+}
+
+void ExpressionScope::add_field(const std::string& name, const Field& field) {
+  if (auto problem = problem_with(name)) throw std::invalid_argument(*problem);
+  if (field.segment >= segment_sizes_.size()) throw std::invalid_argument("a field's segment must be added first");
+  std::size_t count = 1;
+  for (std::size_t size : field.shape) count *= size;
+  segment_sizes_[field.segment] = std::max(segment_sizes_[field.segment], field.offset + count);
+  fields_.emplace(name, field);
+  order_.push_back(name);
+}
+
+const ExpressionScope::Field* ExpressionScope::find_field(std::string_view name) const {
+  const auto it = fields_.find(std::string(name));
+  return it == fields_.end() ? nullptr : &it->second;
+}
+
+void ExpressionScope::set_operators(std::vector<std::string> names, OperatorResolver resolve) {
+  operators_ = std::move(names);
+  resolve_ = std::move(resolve);
+}
+
+bool ExpressionScope::is_operator(std::string_view name) const {
+  return std::find(operators_.begin(), operators_.end(), name) != operators_.end();
 }
 
 std::optional<ExpressionScope::Name> ExpressionScope::find(std::string_view name) const {
@@ -96,7 +124,7 @@ class ExpressionParser {
     expression.text_ = text_;
     skip_space();
     if (at_end()) fail(0, "the expression is empty");
-    const Operand result = sum();
+    const Operand result = logical();
     skip_space();
     if (!at_end()) fail(position_, std::string("unexpected '") + text_[position_] + "'");
     // The value goes to output 0: from the instruction that computed it, or copied.
@@ -232,6 +260,48 @@ class ExpressionParser {
     ~Nesting() { --parser.nesting_; }
   };
 
+  // A keyword operator ("and", "or") where the text has it as a whole word.
+  bool accept_word(std::string_view word) {
+    skip_space();
+    if (text_.compare(position_, word.size(), word) != 0) return false;
+    const std::size_t after = position_ + word.size();
+    if (after < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[after])) || text_[after] == '_'))
+      return false;
+    position_ = after;
+    return true;
+  }
+  Operand logical() {
+    const Nesting guard(*this);
+    Operand left = conjunction();
+    while (accept_word("or")) left = binary_operation(Code::logical_or, left, conjunction());
+    return left;
+  }
+  Operand conjunction() {
+    Operand left = comparison();
+    while (accept_word("and")) left = binary_operation(Code::logical_and, left, comparison());
+    return left;
+  }
+  // At most one comparison: "a < b < c" is refused rather than read as (a < b) < c.
+  Operand comparison() {
+    const Operand left = sum();
+    skip_space();
+    const std::string_view rest = std::string_view(text_).substr(position_);
+    const auto compare = [&](std::size_t length, Code code, bool swapped) {
+      position_ += length;
+      const Operand right = sum();
+      skip_space();
+      if (!at_end() && std::string_view("<>=!").find(text_[position_]) != std::string_view::npos)
+        fail(position_, "comparisons do not chain: write (a < b) and (b < c)");
+      return swapped ? binary_operation(code, right, left) : binary_operation(code, left, right);
+    };
+    if (rest.starts_with("<=")) return compare(2, Code::less_equal, false);
+    if (rest.starts_with(">=")) return compare(2, Code::less_equal, true);
+    if (rest.starts_with("==")) return compare(2, Code::equal, false);
+    if (rest.starts_with("!=")) return compare(2, Code::not_equal, false);
+    if (rest.starts_with("<")) return compare(1, Code::less, false);
+    if (rest.starts_with(">")) return compare(1, Code::less, true);
+    return left;
+  }
   Operand sum() {
     const Nesting guard(*this);
     Operand left = product();
@@ -266,7 +336,7 @@ class ExpressionParser {
     const std::size_t start = position_;
     const char c = text_[position_];
     if (accept('(')) {
-      const Operand inside = sum();
+      const Operand inside = logical();
       if (!accept(')')) fail(position_, "')' expected");
       return inside;
     }
@@ -289,6 +359,12 @@ class ExpressionParser {
     const std::string word = text_.substr(start, position_ - start);
     skip_space();
     if (!at_end() && text_[position_] == '(') return call(word, start);
+    if (const ExpressionScope::Field* field = scope_.find_field(word)) {
+      if (!accept('['))
+        fail(start, "'" + word + "' is a field: give grid indices (" + word + "[" + index_example(*field) +
+                        "]) or reduce it (sum(" + word + "), mean(" + word + "))");
+      return element(word, *field);
+    }
     if (const auto found = scope_.find(word)) {
       if (found->is_constant) return constant(found->value);
       program_.segments = std::max<std::size_t>(program_.segments, found->segment + 1u);
@@ -298,25 +374,111 @@ class ExpressionParser {
       if (word == name) return constant(value);
     fail(start, "unknown name '" + word + "' (known: " + scope_.known_names() + ")");
   }
+  static std::string index_example(const ExpressionScope::Field& field) {
+    std::string text;
+    for (std::size_t a = 0; a < field.shape.size(); ++a) text += a ? ", 0" : "0";
+    return text;
+  }
+  // field[i, j, ...] after the '[': one whole number per axis, each inside the grid.
+  Operand element(const std::string& name, const ExpressionScope::Field& field) {
+    std::size_t flat = 0;
+    for (std::size_t a = 0; a < field.shape.size(); ++a) {
+      if (a > 0 && !accept(','))
+        fail(position_, "'" + name + "' has " + std::to_string(field.shape.size()) + " indices: ',' expected");
+      skip_space();
+      const std::size_t at = position_;
+      std::size_t index = 0, digits = 0;
+      for (; !at_end() && std::isdigit(static_cast<unsigned char>(text_[position_])); ++position_, ++digits)
+        index = std::min<std::size_t>(index * 10 + std::size_t(text_[position_] - '0'), std::size_t(1) << 40);
+      if (digits == 0) fail(at, "a grid index is a whole number from 0");
+      if (index >= field.shape[a])
+        fail(at, "index " + std::to_string(index) + " is outside the grid (axis " + std::to_string(a) + " has " +
+                     std::to_string(field.shape[a]) + " points, from 0)");
+      flat = flat * field.shape[a] + index;
+    }
+    if (!accept(']'))
+      fail(position_, "'" + name + "' has " + std::to_string(field.shape.size()) + " indices: ']' expected");
+    program_.segments = std::max<std::size_t>(program_.segments, field.segment + 1u);
+    return {Operand::variable, std::uint8_t(field.segment + 1), std::uint32_t(field.offset + flat), 0.0};
+  }
+  // Names as arguments, for reductions and operators: "(u)", "(k, u)".
+  std::vector<std::string> name_arguments(const std::string& function) {
+    std::vector<std::string> names;
+    do {
+      skip_space();
+      const std::size_t at = position_;
+      while (!at_end() && (std::isalnum(static_cast<unsigned char>(text_[position_])) || text_[position_] == '_'))
+        ++position_;
+      if (at == position_ || !is_expression_identifier(text_.substr(at, position_ - at)))
+        fail(at, function + "() takes names of fields as arguments");
+      names.push_back(text_.substr(at, position_ - at));
+    } while (accept(','));
+    if (!accept(')')) fail(position_, function + "() takes names of fields as arguments: ')' expected");
+    return names;
+  }
+  // sum(u), mean(u): every value of a field.
+  Operand reduction(const std::string& function, std::size_t start) {
+    const std::vector<std::string> names = name_arguments(function);
+    const ExpressionScope::Field* field = names.size() == 1 ? scope_.find_field(names[0]) : nullptr;
+    if (!field) fail(start, function + "() takes one field (" + function + "(u))");
+    std::size_t count = 1;
+    for (std::size_t size : field->shape) count *= size;
+    program_.segments = std::max<std::size_t>(program_.segments, field->segment + 1u);
+    Op op{Code::sum_range};
+    op.a_source = std::uint8_t(field->segment + 1);
+    op.a = field->offset;
+    op.value = double(count);
+    const Operand total = emit(op, {});
+    return function == "mean" ? binary_operation(Code::divide, total, constant(double(count))) : total;
+  }
   Operand call(const std::string& function, std::size_t start) {
     accept('(');
+    if (function == "sum" || function == "mean") return reduction(function, start);
+    if (scope_.is_operator(function)) {
+      const std::vector<std::string> arguments = name_arguments(function);
+      try {
+        const ExpressionScope::Name found = scope_.resolve_operator(function, arguments);
+        program_.segments = std::max<std::size_t>(program_.segments, found.segment + 1u);
+        return {Operand::variable, std::uint8_t(found.segment + 1), found.offset, 0.0};
+      } catch (const std::invalid_argument& refused) {
+        fail(start, refused.what());
+      }
+    }
+    if (function == "if") {
+      const Operand condition = logical();
+      if (!accept(',')) fail(position_, "if() takes three arguments: ',' expected");
+      const Operand when_true = logical();
+      if (!accept(',')) fail(position_, "if() takes three arguments: ',' expected");
+      const Operand when_false = logical();
+      if (!accept(')')) fail(position_, "if() takes three arguments: ')' expected");
+      if (condition.kind == Operand::constant) return condition.value != 0 ? when_true : when_false;
+      const Operand a = to_register(when_true), b = to_register(when_false);
+      Op op{Code::select};
+      op.a_source = a.source;
+      op.a = a.index;
+      op.b_source = b.source;
+      op.b = b.index;
+      op.c_source = condition.source;
+      op.c = condition.index;
+      return emit(op, {condition, a, b});
+    }
     for (const auto& [name, code] : kOneArgument)
       if (function == name) {
-        const Operand argument = sum();
+        const Operand argument = logical();
         if (!accept(')')) fail(position_, function + "() takes one argument: ')' expected");
         return unary_operation(code, argument);
       }
     for (const auto& [name, code] : kTwoArguments)
       if (function == name) {
-        const Operand first = sum();
+        const Operand first = logical();
         if (!accept(',')) fail(position_, function + "() takes two arguments: ',' expected");
-        const Operand second = sum();
+        const Operand second = logical();
         if (!accept(')')) fail(position_, "')' expected");
         return binary_operation(code, first, second);
       }
     fail(start, "unknown function '" + function +
                     "' (known: exp log log10 sqrt sin cos tan tanh abs atan asin acos sinh cosh "
-                    "erf min max pow atan2)");
+                    "erf min max pow atan2 if" + std::string(scope_.has_fields() ? " sum mean" : "") + ")");
   }
 
   const std::string& text_;
@@ -332,8 +494,11 @@ Expression Expression::parse(const std::string& text, const ExpressionScope& sco
 bool Expression::uses(std::size_t segment, std::size_t offset) const {
   const auto source = std::uint8_t(segment + 1);
   return std::any_of(program_.ops.begin(), program_.ops.end(), [&](const Op& op) {
+    if (op.code == Code::sum_range)
+      return op.a_source == source && offset >= op.a && offset < op.a + std::size_t(op.value);
     return (detail::reads_a(op.code) && op.a_source == source && op.a == offset) ||
-           (detail::reads_b(op.code) && op.b_source == source && op.b == offset);
+           (detail::reads_b(op.code) && op.b_source == source && op.b == offset) ||
+           (detail::reads_c(op.code) && op.c_source == source && op.c == offset);
   });
 }
 

@@ -7,11 +7,16 @@
 // Syntax: numbers, names, + - * / ^ (right-associative), unary minus, parentheses,
 // exp log log10 sqrt sin cos tan tanh abs atan asin acos sinh cosh erf (one argument),
 // min max pow atan2 (two; atan2(y, x) is the angle of the point (x, y)), and the
-// constants pi and e. The names an expression may use are declared in an
-// ExpressionScope: variables in segments (each evaluated from its own array, so a
-// right-hand side reads t, y and p where they lie) and named constants.
+// constants pi and e; comparisons < <= > >= == != (1 where they hold, else 0), `and`,
+// `or`, and if(condition, a, b) (a where the condition is not 0, else b; derivatives
+// follow the branch taken, comparisons have none). The names an expression may use are
+// declared in an ExpressionScope: variables in segments (each evaluated from its own
+// array, so a right-hand side reads t, y and p where they lie), named constants, fields
+// (arrays on a grid: u[3, 4] is one value, sum(u) and mean(u) reduce it) and operators
+// (stencils such as lap(u), which the scope resolves to variables).
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -63,6 +68,27 @@ class ExpressionScope {
     double value;
   };
   std::optional<Name> find(std::string_view name) const;
+
+  // A field: `shape` values of segment `segment` (added before) from `offset`, in array
+  // order; the segment grows to hold them.
+  struct Field {
+    std::uint8_t segment;
+    std::uint32_t offset;
+    std::vector<std::size_t> shape;
+  };
+  // Throws std::invalid_argument as add_segment() does.
+  void add_field(const std::string& name, const Field& field);
+  const Field* find_field(std::string_view name) const;
+  bool has_fields() const { return !fields_.empty(); }
+
+  // Operators: calls f(a, b, ...) of names as arguments, resolved to a variable by
+  // `resolve`, which throws std::invalid_argument (the message) for arguments it refuses.
+  using OperatorResolver = std::function<Name(std::string_view, const std::vector<std::string>&)>;
+  void set_operators(std::vector<std::string> names, OperatorResolver resolve);
+  bool is_operator(std::string_view name) const;
+  Name resolve_operator(std::string_view name, const std::vector<std::string>& arguments) const {
+    return resolve_(name, arguments);
+  }
   std::size_t segment_count() const { return segment_sizes_.size(); }
   std::size_t segment_size(std::size_t segment) const { return segment_sizes_.at(segment); }
   // "t, x, y, alpha, pi, e": what an unknown-name error lists.
@@ -71,6 +97,9 @@ class ExpressionScope {
  private:
   void declare(const std::string& name, Name meaning);
   std::unordered_map<std::string, Name> names_;
+  std::unordered_map<std::string, Field> fields_;
+  std::vector<std::string> operators_;
+  OperatorResolver resolve_;
   std::vector<std::string> order_;  // declaration order, for messages
   std::vector<std::size_t> segment_sizes_;
 };

@@ -6,12 +6,17 @@
 //
 // The equations run as one fused program reading t, y and p where they lie: a call
 // allocates nothing and copies nothing. vjp() differentiates it in reverse mode.
+//
+// On a grid (FieldEquations), the states are fields and the equations hold at every
+// point: the same program runs point by point, with stencil operators.
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "models/expression.hpp"
+#include "models/field_equations.hpp"
 
 namespace backsweep {
 
@@ -26,6 +31,13 @@ struct NamedConstant {
 // Throws std::invalid_argument for a name declared twice or reserved (ExpressionScope).
 ExpressionScope model_scope(const std::vector<std::string>& states,
                             const std::vector<std::string>& parameters,
+                            const std::vector<NamedConstant>& constants = {});
+
+// The same for a grid model: t, the fields as fields (u[3, 4], sum(u), mean(u)), the
+// scalar parameters, the parameter fields (likewise) and the constants, in the layout of
+// FieldEquations (segment 1: every field at every point; 2: the scalars, then the
+// parameter fields).
+ExpressionScope model_scope(const FieldEquations& fields, const std::vector<std::string>& parameters,
                             const std::vector<NamedConstant>& constants = {});
 
 // The value at (t, y, p) of an expression parsed in model_scope().
@@ -48,14 +60,29 @@ class ExpressionModel {
                                const std::vector<std::string>& equations,
                                const std::vector<NamedConstant>& constants = {});
 
-  std::size_t state_size() const { return state_names_.size(); }
-  std::size_t param_size() const { return param_names_.size(); }
+  // A PDE on a grid: equations[f] is d(field f)/dt at a point, parsed in
+  // fields.point_scope(); `parameters` are the scalar ones. Throws std::invalid_argument
+  // when there is not one equation per field, or more than FieldEquations::kMaxPerPoint
+  // fields or parameter fields.
+  ExpressionModel(FieldEquations fields, std::vector<std::string> parameters, std::vector<Expression> equations);
+  // Parses equations[f] on the grid; an ExpressionError names the field.
+  static ExpressionModel parse(FieldEquations fields, std::vector<std::string> parameters,
+                               const std::vector<std::string>& equations,
+                               const std::vector<NamedConstant>& constants = {});
+
+  // The state's and parameters' sizes: on a grid, fields and parameter fields count once
+  // per point.
+  std::size_t state_size() const { return fields_ ? fields_->state_size() : state_names_.size(); }
+  std::size_t param_size() const { return fields_ ? fields_->param_size() : param_names_.size(); }
+  // The grid's fields and operators, or null for an ODE.
+  const FieldEquations* fields() const { return fields_.get(); }
   const std::vector<std::string>& state_names() const { return state_names_; }
   const std::vector<std::string>& param_names() const { return param_names_; }
   const std::vector<Expression>& equations() const { return equations_; }
 
   template <class T>
   void operator()(T t, const T* y, const T* p, T* dydt) const {
+    if (fields_) return fields_->run(program_, t, y, p, dydt);
     const T* segments[] = {&t, y, p};
     program_.run(segments, dydt);
   }
@@ -77,6 +104,7 @@ class ExpressionModel {
   template <class V>
   void vjp(Tape<V>& tape, V t, const V* y, const V* p, const V* lambda, V* vjp_y,
            V* vjp_p) const {
+    if (fields_) return fields_->vjp(program_, tape.values, t, y, p, lambda, vjp_y, vjp_p);
     const V* segments[] = {&t, y, p};
     tape.values.resize(program_.ops.size());
     program_.run_taping(segments, static_cast<V*>(nullptr), tape.values.data());
@@ -87,8 +115,9 @@ class ExpressionModel {
   }
 
  private:
-  std::vector<std::string> state_names_, param_names_;
+  std::vector<std::string> state_names_, param_names_;  // on a grid: the fields, the scalars
   std::vector<Expression> equations_;
+  std::shared_ptr<const FieldEquations> fields_;
   detail::ExpressionProgram program_;  // every equation, the last step of each writing dy_i/dt
 };
 

@@ -46,12 +46,12 @@ struct Stencil {
   }
 
   // Adds g times the derivative of apply() at `point` with respect to u into u_adjoint,
-  // and with respect to k into k_adjoint (div_grad; may be null).
+  // and with respect to k into k_adjoint (div_grad); either may be null (not wanted).
   template <class V>
   void transpose(const Grid& grid, std::size_t point, const std::array<std::size_t, Grid::kMaxAxes>& at,
                  const V* u, const V* k, const V& g, V* u_adjoint, V* k_adjoint) const {
     const auto add = [&](const Neighbour& n, const V& amount) {
-      if (!n.wall) u_adjoint[n.index] += amount;
+      if (!n.wall && u_adjoint) u_adjoint[n.index] += amount;
     };
     if (kind == StencilKind::derivative) {
       const V scaled = g * V(0.5 / grid.spacing(axis));
@@ -65,14 +65,14 @@ struct Stencil {
       if (kind == StencilKind::laplacian) {
         add(lo, scaled);
         add(hi, scaled);
-        u_adjoint[point] -= V(2) * scaled;
+        add({point, false}, V(-2) * scaled);
         continue;
       }
       const auto value = [&](const Neighbour& n) { return n.wall ? V(0) : u[n.index]; };
       const V k_lo = (k[point] + k[lo.index]) * V(0.5), k_hi = (k[point] + k[hi.index]) * V(0.5);
       add(hi, scaled * k_hi);
       add(lo, scaled * k_lo);
-      u_adjoint[point] -= scaled * (k_hi + k_lo);
+      add({point, false}, -(scaled * (k_hi + k_lo)));
       if (k_adjoint) {
         const V flux_hi = scaled * (value(hi) - u[point]) * V(0.5);
         const V flux_lo = scaled * (u[point] - value(lo)) * V(0.5);

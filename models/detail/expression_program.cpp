@@ -8,7 +8,7 @@ namespace backsweep::detail {
 
 bool reads_a(ExpressionCode code) { return code != ExpressionCode::copy_constant; }
 
-bool reads_b(ExpressionCode code) { return code <= ExpressionCode::atan2; }
+bool reads_b(ExpressionCode code) { return code <= ExpressionCode::select; }
 
 void ExpressionProgram::link(std::size_t first) {
   constexpr auto kUnwritten = std::numeric_limits<std::uint32_t>::max();
@@ -24,9 +24,12 @@ void ExpressionProgram::link(std::size_t first) {
     const ExpressionOp& op = ops[i];
     // reverse() resolves unread operands too: source 0 keeps them on the tape.
     assert((reads_a(op.code) || op.a_source == kRegisters) &&
-           (reads_b(op.code) || op.b_source == kRegisters));
+           (reads_b(op.code) || op.b_source == kRegisters) && (reads_c(op.code) || op.c_source == kRegisters));
+    // A sum_range reads variables only: its first one is where its segment keeps it.
+    assert(op.code != ExpressionCode::sum_range || op.a_source != kRegisters);
     taped[i] = {reads_a(op.code) ? on_tape(op.a_source, op.a) : 0u,
-                reads_b(op.code) ? on_tape(op.b_source, op.b) : 0u};
+                reads_b(op.code) ? on_tape(op.b_source, op.b) : 0u,
+                reads_c(op.code) ? on_tape(op.c_source, op.c) : 0u};
     if (op.target == kRegisters) last_writer[op.dst] = std::uint32_t(i);
   }
 }

@@ -27,6 +27,12 @@ namespace backsweep::detail {
 enum class ExpressionCode : std::uint8_t {
   // dst = a op b (atan2: a is y, b is x)
   add, subtract, multiply, divide, power, min, max, atan2,
+  // dst = 1 where a op b holds, else 0 (and, or: where a and/or b is not 0); no derivative
+  less, less_equal, equal, not_equal, logical_and, logical_or,
+  // dst = c != 0 ? a : b (if(c, a, b): the derivative follows the branch taken)
+  select,
+  // dst = a[0] + a[1] + ... + a[count - 1]: `count` (in `value`) variables of a segment from a
+  sum_range,
   // dst = a op constant
   add_constant, subtract_constant, multiply_constant, divide_constant, power_constant,
   // dst = constant op a
@@ -45,17 +51,21 @@ inline constexpr std::size_t kMaxSegments = 7;  // run() copies up to this many
 // Registers a program may use; parsing refuses expressions that need more.
 inline constexpr std::size_t kRegisterCount = 64;
 
-// Operands an op does not read (b of a unary op, both of copy_constant) stay at source 0.
+// Operands an op does not read (b of a unary op, both of copy_constant, c of all but
+// select) stay at source 0.
 struct ExpressionOp {
   ExpressionCode code;
   std::uint8_t target = kRegisters;
   std::uint8_t a_source = 0, b_source = 0;
   std::uint32_t dst = 0, a = 0, b = 0;
   double value = 0.0;  // the constant operand
+  std::uint8_t c_source = 0;  // select's condition
+  std::uint32_t c = 0;
 };
 
 bool reads_a(ExpressionCode code);
 bool reads_b(ExpressionCode code);
+inline bool reads_c(ExpressionCode code) { return code == ExpressionCode::select; }
 
 // Arithmetic of a scalar with a plain constant, computing what T's own operators
 // compute (for Dual: + moves the value lane alone, * and / scale every lane, / by
@@ -142,8 +152,14 @@ T power_constant_slope(const T& x, double c) {
 // operand is the result of the last op before it that wrote that register, so its index
 // is that op's; a variable keeps its offset in its segment.
 struct TapedOperands {
-  std::uint32_t a = 0, b = 0;
+  std::uint32_t a = 0, b = 0, c = 0;
 };
+
+// 1 or 0 as a T: the value of a comparison.
+template <class T>
+T truth(bool holds) {
+  return T(holds ? 1.0 : 0.0);
+}
 
 struct ExpressionProgram {
   std::vector<ExpressionOp> ops;
@@ -230,6 +246,7 @@ struct ExpressionProgram {
 #define BACKSWEEP_DST (kTaping ? tape[i] : targets[op.target][op.dst])
 #define BACKSWEEP_A sources[op.a_source][kTaping ? where[i].a : op.a]
 #define BACKSWEEP_B sources[op.b_source][kTaping ? where[i].b : op.b]
+#define BACKSWEEP_C sources[op.c_source][kTaping ? where[i].c : op.c]
     for (std::size_t i = 0; i < count; ++i) {
       const ExpressionOp& op = program[i];
       switch (op.code) {
@@ -241,6 +258,24 @@ struct ExpressionProgram {
         case ExpressionCode::min: BACKSWEEP_DST = BACKSWEEP_B < BACKSWEEP_A ? BACKSWEEP_B : BACKSWEEP_A; break;
         case ExpressionCode::max: BACKSWEEP_DST = BACKSWEEP_A < BACKSWEEP_B ? BACKSWEEP_B : BACKSWEEP_A; break;
         case ExpressionCode::atan2: BACKSWEEP_DST = atan2(BACKSWEEP_A, BACKSWEEP_B); break;
+        case ExpressionCode::less: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) < value_of(BACKSWEEP_B)); break;
+        case ExpressionCode::less_equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) <= value_of(BACKSWEEP_B)); break;
+        case ExpressionCode::equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) == value_of(BACKSWEEP_B)); break;
+        case ExpressionCode::not_equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != value_of(BACKSWEEP_B)); break;
+        case ExpressionCode::logical_and:
+          BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != 0 && value_of(BACKSWEEP_B) != 0);
+          break;
+        case ExpressionCode::logical_or:
+          BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != 0 || value_of(BACKSWEEP_B) != 0);
+          break;
+        case ExpressionCode::select: BACKSWEEP_DST = value_of(BACKSWEEP_C) != 0 ? BACKSWEEP_A : BACKSWEEP_B; break;
+        case ExpressionCode::sum_range: {
+          const T* const first = &BACKSWEEP_A;
+          T sum = first[0];
+          for (std::size_t k = 1; k < std::size_t(op.value); ++k) sum = sum + first[k];
+          BACKSWEEP_DST = sum;
+          break;
+        }
         case ExpressionCode::add_constant: BACKSWEEP_DST = plus_constant(BACKSWEEP_A, op.value); break;
         case ExpressionCode::subtract_constant: BACKSWEEP_DST = plus_constant(BACKSWEEP_A, -op.value); break;
         case ExpressionCode::multiply_constant: BACKSWEEP_DST = times_constant(BACKSWEEP_A, op.value); break;
@@ -273,6 +308,7 @@ struct ExpressionProgram {
 #undef BACKSWEEP_DST
 #undef BACKSWEEP_A
 #undef BACKSWEEP_B
+#undef BACKSWEEP_C
   }
 };
 
@@ -331,6 +367,20 @@ void ExpressionProgram::reverse(const T* const* caller_segments, const T* tape,
         break;
       case ExpressionCode::min: if (b < a) to_b(g); else to_a(g); break;
       case ExpressionCode::max: if (a < b) to_b(g); else to_a(g); break;
+      case ExpressionCode::less:
+      case ExpressionCode::less_equal:
+      case ExpressionCode::equal:
+      case ExpressionCode::not_equal:
+      case ExpressionCode::logical_and:
+      case ExpressionCode::logical_or: break;
+      case ExpressionCode::select:
+        if (value_of(values[op.c_source][taped[i].c]) != 0) to_a(g);
+        else to_b(g);
+        break;
+      case ExpressionCode::sum_range:
+        if (T* const to = adjoints[op.a_source])
+          for (std::size_t k = 0; k < std::size_t(op.value); ++k) to[op.a + k] += g;
+        break;
       case ExpressionCode::atan2: {  // a is y, b is x
         const T inverse = T(1) / (b * b + a * a);
         to_a(g * (b * inverse));

@@ -196,3 +196,71 @@ TEST_CASE("more variables than stack slots") {
   }
   CHECK(Expression::parse(sum, names).evaluate(values.data()) == 200.0 * 201.0 / 2);
 }
+
+TEST_CASE("comparisons, and, or, if: values, precedence and the branch's derivative") {
+  // x = 2, y = -3, alpha = 0.25
+  CHECK(eval("x > y") == 1.0);
+  CHECK(eval("x < y") == 0.0);
+  CHECK(eval("x >= 2 and y <= -3") == 1.0);
+  CHECK(eval("x == 2") == 1.0);
+  CHECK(eval("x != 2 or alpha > 0") == 1.0);
+  CHECK(eval("x > 1 and y > 0 or alpha < 1") == 1.0);  // and binds tighter than or
+  CHECK(eval("1 + (x > 1)") == 2.0);
+  CHECK(eval("x + 1 > 2.5") == 1.0);                     // arithmetic binds tighter
+  CHECK(eval("if(x > 1, 10, 20)") == 10.0);
+  CHECK(eval("if(x < 1, 10, 20)") == 20.0);
+  CHECK(eval("if(1, x, y) + if(0, x, y)") == -1.0);      // constant conditions fold
+  CHECK(eval("if(y > 0, log(y), 1)") == 1.0);            // the branch not taken may be NaN
+  const Expression e = Expression::parse("if(x > 1 and y < 0, x*x*alpha, y)", kNames);
+  std::vector<double> values{0.5, 2.0, -3.0, 0.25}, gradient(4), tape;
+  const double* segments[] = {values.data()};
+  double* gradients[] = {gradient.data()};
+  CHECK(e.gradient(segments, gradients, tape) == 1.0);
+  CHECK(gradient == std::vector<double>{0.0, 2 * 2.0 * 0.25, 0.0, 4.0});
+  values[2] = 1.0;  // the other branch
+  CHECK(e.gradient(segments, gradients, tape) == 1.0);
+  CHECK(gradient == std::vector<double>{0.0, 0.0, 1.0, 0.0});
+  CHECK_THROWS_WITH_AS(eval("0 < x < 3"), doctest::Contains("do not chain"), ExpressionError);
+  CHECK_THROWS_WITH_AS(eval("if(x, 1)"), doctest::Contains("three arguments"), ExpressionError);
+  CHECK_THROWS_AS(ExpressionScope({"and"}), std::invalid_argument);
+}
+
+TEST_CASE("fields: elements by grid indices, sum and mean, with their reverse mode") {
+  ExpressionScope scope({"t"});
+  scope.add_segment({});
+  scope.add_field("u", {1, 0, {2, 3}});  // segment 1 holds u, 2 x 3
+  std::vector<double> field{1, 2, 3, 4, 5, 6};
+  const double t = 0.0;
+  const double* segments[] = {&t, field.data()};
+  const Expression e = Expression::parse("u[1, 2] * u[0, 1] + mean(u) + sum(u)", scope);
+  CHECK(e.evaluate_segments(segments) == 6 * 2 + 3.5 + 21);
+  std::vector<double> gradient(6, 9.0), tape;  // stale values must go
+  double* gradients[] = {nullptr, gradient.data()};
+  e.gradient(segments, gradients, tape);
+  const double each = 1.0 / 6 + 1;
+  CHECK(gradient == std::vector<double>{each, each + 6, each, each, each, each + 2});
+  CHECK(e.uses(1, 4));
+  CHECK_THROWS_WITH_AS(Expression::parse("u + 1", scope), doctest::Contains("is a field: give grid indices (u[0, 0])"),
+                       ExpressionError);
+  CHECK_THROWS_WITH_AS(Expression::parse("u[2, 0]", scope), doctest::Contains("outside the grid (axis 0 has 2"),
+                       ExpressionError);
+  CHECK_THROWS_WITH_AS(Expression::parse("u[1]", scope), doctest::Contains("',' expected"), ExpressionError);
+  CHECK_THROWS_WITH_AS(Expression::parse("sum(u, u)", scope), doctest::Contains("takes one field"), ExpressionError);
+}
+
+TEST_CASE("operators: names as arguments, resolved by the scope to variables") {
+  ExpressionScope scope({"u", "lap_u"});
+  scope.set_operators({"lap"}, [](std::string_view, const std::vector<std::string>& arguments) {
+    if (arguments.size() != 1 || arguments[0] != "u") throw std::invalid_argument("lap() takes one field");
+    return ExpressionScope::Name{false, 0, 1, 0.0};
+  });
+  const std::vector<double> values{2.0, 7.0};
+  CHECK(Expression::parse("3*lap(u) + u", scope).evaluate(values.data()) == 23.0);
+  try {
+    Expression::parse("1 + lap(u, u)", scope);
+    FAIL("no error");
+  } catch (const ExpressionError& error) {
+    CHECK(std::string(error.what()) == "lap() takes one field");
+    CHECK(error.column() == 5);
+  }
+}
