@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,6 +33,9 @@ struct GradientProblem {
   // Time span, fixed step or tolerances. The observation times become output times.
   IntegrateOptions integrate;
   MonitorOptions monitor = {};  // thresholds of the backward sweep's growth monitor
+  // Called during the backward sweep (double gradients) with lambda(t) = dJ/dy(t) at t_N
+  // and at the start of every step, last first: what adjoint fields are written from.
+  std::function<void(double t, const double* lambda)> adjoint_observer = {};
 };
 
 struct CheckpointOptions {

@@ -9,6 +9,7 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "adjoint/forward_tangent.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/fit_command.hpp"
@@ -17,6 +18,7 @@
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
 #include "io/visit_model.hpp"
+#include "solvers/solve.hpp"
 
 namespace backsweep::apps {
 
@@ -116,17 +118,36 @@ int run_gradient(const std::string& config_path, bool json) {
       monitor.interval_times.push_back(sim.integrate.t0 +
                                        (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
 
+  // On a grid with [output] vtk: the states and the adjoint fields at these times.
+  const FieldEquations* fields = sim.fields();
+  const bool vtk = fields && sim.vtk;
+  const std::vector<double> field_times = vtk ? field_output_times(sim) : std::vector<double>{};
+  std::vector<FieldSnapshot> states, adjoints;
+  const auto keep_adjoint = [&](double t, const double* lambda) {
+    if (std::binary_search(field_times.begin(), field_times.end(), t))
+      adjoints.insert(adjoints.begin(), {t, split_fields(fields->fields(), lambda, fields->grid().points())});
+  };
+
   GradientResult<double> result;
   visit_model(sim, [&](const auto& model) {
     visit_config_objective(config, [&](const auto& objective) {
       using M = std::remove_cvref_t<decltype(model)>;
       using Obj = std::remove_cvref_t<decltype(objective)>;
-      const GradientProblem<M, Obj> problem{model,     sim.method, sim.initial_state, sim.parameters,
-                                            objective, sim.integrate, monitor};
+      GradientProblem<M, Obj> problem{model,     sim.method, sim.initial_state, sim.parameters,
+                                      objective, sim.integrate, monitor};
+      if (vtk) problem.adjoint_observer = keep_adjoint;
       result = config.mode == GradientMode::tangent
                    ? tangent_gradient(problem)
                    : gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
     });
+    if (vtk && result.ok()) {
+      IntegrateOptions at_times = sim.integrate;
+      at_times.output_times = field_times;
+      std::vector<double> y = sim.initial_state;
+      solve_forward(model, sim.method, y.data(), sim.parameters.data(), at_times, [&](double t, const double* state) {
+        states.push_back({t, split_fields(fields->fields(), state, fields->grid().points())});
+      });
+    }
   });
   if (const auto& shortfall = result.diagnostics.short_budget) {
     std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
@@ -139,7 +160,7 @@ int run_gradient(const std::string& config_path, bool json) {
   }
 
   GradientOutput output{sim.model, mode, result.value, {}, {}, {}, {}, result.diagnostics,
-                        monitor.tolerance};
+                        monitor.tolerance, {}, {}, {}};
   nlohmann::json parameters = nlohmann::json::object(), initial = nlohmann::json::object();
   std::cerr << "gradient (" << mode << ", " << sim.method.name() << ", " << result.diagnostics.steps
             << " steps): J = " << result.value << '\n';
@@ -149,7 +170,28 @@ int run_gradient(const std::string& config_path, bool json) {
     output.dJ_dp.push_back(result.dJ_dp[j]);
     std::cerr << "  dJ/d" << sim.parameter_names[j] << " = " << result.dJ_dp[j] << '\n';
   }
-  if (config.initial) {
+  nlohmann::json parameter_fields;
+  if (fields) {  // fields are reported by name, whole, with their norms
+    const std::size_t points = fields->grid().points(), scalars = sim.expression_model->param_names().size();
+    output.grid_shape = fields->grid().shape();
+    if (config.initial) {
+      for (NamedField& f : split_fields(fields->fields(), result.dJ_dy0.data(), points))
+        output.initial_fields.emplace_back(f.name, std::move(f.values));
+    }
+    for (NamedField& f : split_fields(fields->parameter_fields(), result.dJ_dp.data() + scalars, points))
+      output.parameter_fields.emplace_back(f.name, std::move(f.values));
+    const auto named = [](const auto& pairs) {
+      std::vector<NamedField> list;
+      for (const auto& [name, values] : pairs) list.push_back({name, values});
+      return list;
+    };
+    initial = field_norms_json(named(output.initial_fields), "/gradient/initial");
+    parameter_fields = field_norms_json(named(output.parameter_fields), "/gradient/parameter_fields");
+    for (const auto* group : {&initial, &parameter_fields})
+      for (const auto& [name, entry] : group->items())
+        std::cerr << "  |dJ/d" << name << (group == &initial ? "(0)" : "") << "| = " << entry["norm"].get<double>()
+                  << "  (gradient.h5:" << entry["dataset"].get<std::string>() << ")\n";
+  } else if (config.initial) {
     output.state_names = sim.state_names;
     output.dJ_dy0 = result.dJ_dy0;
     for (std::size_t i = 0; i < n; ++i) {
@@ -165,6 +207,15 @@ int run_gradient(const std::string& config_path, bool json) {
   try {
     std::filesystem::create_directories(sim.output_dir);
     write_gradient_hdf5(output, path);
+    if (vtk) {
+      const Grid& grid = fields->grid();
+      write_vtk_series(sim.output_dir, "states", grid, states);
+      write_vtk_series(sim.output_dir, "adjoint", grid, adjoints);
+      FieldSnapshot gradient_fields{sim.integrate.t0, {}};
+      for (const auto* group : {&output.initial_fields, &output.parameter_fields})
+        for (const auto& [name, values] : *group) gradient_fields.fields.push_back({name, values});
+      write_vtk_series(sim.output_dir, "gradient", grid, {gradient_fields});
+    }
   } catch (const std::exception& error) {
     std::cerr << "error: " << error.what() << '\n';
     return kExitRunFailed;
@@ -172,6 +223,7 @@ int run_gradient(const std::string& config_path, bool json) {
   if (json) {
     nlohmann::json gradient = {{"parameters", parameters}};
     if (config.initial) gradient["initial"] = initial;
+    if (fields) gradient["parameter_fields"] = parameter_fields;
     std::cout << nlohmann::json{{"objective", result.value},
                                 {"gradient", gradient},
                                 {"diagnostics", diagnostics_json(result.diagnostics, mode)}}

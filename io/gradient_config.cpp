@@ -42,7 +42,9 @@ void read_objective(const TomlSection& root, GradientConfig& config) {
 }
 
 void read_gradient(const TomlSection& root, GradientConfig& config) {
-  const std::vector<std::string>& names = config.simulate.parameter_names;
+  // On a grid, parameter fields are reported as fields: names are the scalars.
+  const std::vector<std::string>& names = config.simulate.fields() ? config.simulate.expression_model->param_names()
+                                                                    : config.simulate.parameter_names;
   for (std::size_t j = 0; j < names.size(); ++j) config.parameters.push_back(j);
   config.mode = automatic_gradient_mode(config.simulate.state_names.size(), names.size());
   // SUNDIALS methods: CVODES' own adjoint unless the tangent (its forward sensitivities)

@@ -95,6 +95,15 @@ void write_gradient_hdf5(const GradientOutput& output, const std::string& path) 
     write_named_values(gradient, "parameters", output.parameter_names, output.dJ_dp);
     if (!output.state_names.empty())
       write_named_values(gradient, "initial", output.state_names, output.dJ_dy0);
+    for (const auto& [group_name, fields] : {std::pair{"initial", &output.initial_fields},
+                                             std::pair{"parameter_fields", &output.parameter_fields}}) {
+      if (fields->empty()) continue;
+      Hdf5Handle group = detail::create_group(gradient, group_name);
+      for (const auto& [name, values] : *fields)
+        detail::write_double_dataset(group, name, {output.grid_shape.begin(), output.grid_shape.end()},
+                                     values.data());
+      group.close();
+    }
     gradient.close();
     write_diagnostics(h5, output.diagnostics);
     if (output.diagnostics.monitor)

@@ -3,6 +3,7 @@
 // diagnostics, and the growth monitor's verdict, history and magnitude histograms
 // (written to a temporary name and renamed into place).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adjoint/gradient_problem.hpp"
@@ -16,10 +17,15 @@ struct GradientOutput {
   std::vector<double> dJ_dp, dJ_dy0;                      // in the same order
   GradientDiagnostics diagnostics;
   double monitor_tolerance = 0.0;
+  // On a grid: the grid's shape, and dJ/d(initial field) and dJ/d(parameter field) by
+  // name, each with a value per point (array order).
+  std::vector<std::size_t> grid_shape;
+  std::vector<std::pair<std::string, std::vector<double>>> initial_fields, parameter_fields;
 };
 
 // Layout: root attributes objective, model, mode; /gradient/parameters and
-// /gradient/initial (with attribute names); /diagnostics (attributes); /monitor
+// /gradient/initial (with attribute names), or on a grid /gradient/initial/<field> and
+// /gradient/parameter_fields/<name>, each shaped like the grid; /diagnostics (attributes); /monitor
 // (attributes verdict, growth_rate, amplification, horizon, ...; datasets time,
 // log_adjoint_norm, gradient_norm); /monitor/histograms (interval_times,
 // decade_exponents, counts [intervals x bins]).

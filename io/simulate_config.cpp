@@ -25,7 +25,7 @@ std::string joined(auto&& names) {
 const std::initializer_list<std::string_view> kSections = {
     "model",        "parameters", "initial", "time",  "solver",      "objective",
     "gradient",     "checkpointing", "output", "estimate", "observables", "data",
-    "experiments",  "noise",      "optimizer", "lyapunov", "monitor"};
+    "experiments",  "noise",      "optimizer", "lyapunov", "monitor",  "grid"};
 
 void read_time(const TomlSection& root, SimulateConfig& config) {
   const auto time = root.subsection("time");
@@ -134,6 +134,8 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
 }  // namespace
 
 ExpressionScope expression_scope(const SimulateConfig& config) {
+  if (const FieldEquations* fields = config.fields())
+    return model_scope(*fields, config.expression_model->param_names(), config.constants);
   return model_scope(config.state_names, config.parameter_names, config.constants);
 }
 
@@ -154,9 +156,15 @@ SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
   read_solver(root, config);
   config.output_dir = "out";
   if (auto output = root.subsection("output")) {
-    output->reject_unknown_keys({"dir"});
+    output->reject_unknown_keys({"dir", "vtk"});
     config.output_dir = output->string("dir", "out");
     if (config.output_dir.empty()) output->fail("dir", "must not be empty");
+    if (output->has("vtk")) {
+      const auto vtk = output->table().get("vtk");
+      if (!vtk->is_boolean()) output->fail("vtk", "must be true or false");
+      config.vtk = vtk->value<bool>().value_or(false);
+      if (config.vtk && !config.fields()) output->fail("vtk", "writes the fields of a model on a grid ([grid])");
+    }
   }
   return config;
 }

@@ -29,6 +29,10 @@ struct SimulateConfig {
   Method method = tableaux::dopri5;     // [solver] method, see find_method
   IntegrateOptions integrate;
   std::string output_dir;              // relative to the working directory
+  bool vtk = false;                    // [output] vtk: also VTK files of the fields (grids)
+
+  // The grid's fields and operators of a model on a grid ([grid]), else null.
+  const FieldEquations* fields() const { return expression_model ? expression_model->fields() : nullptr; }
 };
 
 // Reads and validates a config file. Throws ConfigError (file, line, key) on any problem.

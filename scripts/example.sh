@@ -2,7 +2,8 @@
 # Installs what is missing, builds, and runs the main examples: Lorenz-63 simulated from
 # examples/lorenz63.toml (written to out/lorenz63/trajectory.{csv,h5}), then the gradient
 # of an objective of it by the discrete adjoint with revolve checkpointing; and an SIR
-# model defined in examples/sir.toml, simulated and differentiated.
+# model defined in examples/sir.toml, simulated and differentiated; and Gray-Scott on a
+# 64 x 64 grid, whose gradient and adjoint fields go to out/gray_scott/*.pvd for ParaView.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -11,3 +12,4 @@ build/apps/backsweep simulate examples/lorenz63.toml
 build/apps/backsweep gradient examples/lorenz63_gradient.toml
 build/apps/backsweep simulate examples/sir.toml
 build/apps/backsweep gradient examples/sir.toml
+build/apps/backsweep gradient examples/gray_scott.toml

@@ -57,6 +57,7 @@ class AdjointSweep {
       lambda_[n_user_] = T(1);
     }
     add_observations(t_end, y_end);
+    observe(t_end);
   }
   bool seeded() const { return seeded_; }
 
@@ -105,6 +106,7 @@ class AdjointSweep {
     mu_.add(stepper_.param_size(), step_mu_.data());
     add_observations(step.t, y);
     check_finite(lambda_.data(), "backward", n, step.t);
+    observe(step.t);
     if constexpr (std::is_same_v<T, double>)
       if (stiffness_) stiffness_->after_step(step.t, step.h, y, p_.data());
     // Sizes from the stepper and the model: compile-time constants for small models.
@@ -130,6 +132,11 @@ class AdjointSweep {
         accumulate();
       }
     }
+  }
+
+  void observe(double t) {
+    if constexpr (std::is_same_v<T, double>)
+      if (problem_.adjoint_observer) problem_.adjoint_observer(t, lambda_.data());
   }
 
   void accumulate() {

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "io/detail/expression_reader.hpp"
+#include "io/detail/grid_sections.hpp"
 #include "models/builtin/registry.hpp"
 
 namespace backsweep::detail {
@@ -107,6 +108,7 @@ void read_defined_model(const TomlSection& model, SimulateConfig& config,
 }  // namespace
 
 void read_model_section(const TomlSection& root, SimulateConfig& config) {
+  if (read_grid_model(root, config)) return;
   const auto model = root.subsection("model");
   if (!model) root.fail("model", "the [model] section is required");
   model->reject_unknown_keys({"name", "points", "states", "parameters", "equations", "constants"});
@@ -133,6 +135,8 @@ void read_model_section(const TomlSection& root, SimulateConfig& config) {
 }
 
 void read_parameters_and_initial(const TomlSection& root, SimulateConfig& config) {
+  if (config.expression_model && config.expression_model->fields())
+    return read_grid_parameters_and_initial(root, config);
   const bool defined = config.expression_model != nullptr;
   const auto parameters = root.subsection("parameters");
   if (parameters) {

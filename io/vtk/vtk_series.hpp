@@ -1,0 +1,31 @@
+#pragma once
+// Fields on a grid as VTK files that ParaView opens: one ImageData file (.vti, written by
+// the VTK library) per time, with a point-data array per field, and a .pvd collection
+// listing them with their times. A series is written whole or not at all: its .vti files
+// go to a temporary folder that replaces <dir>/<name>/ in one rename, then the .pvd is
+// renamed into place.
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/grid.hpp"
+
+namespace backsweep {
+
+// A field's values at every grid point (array order) and the array's name.
+struct NamedField {
+  std::string name;
+  std::vector<double> values;
+};
+
+struct FieldSnapshot {
+  double time;
+  std::vector<NamedField> fields;
+};
+
+// Writes <dir>/<name>.pvd and <dir>/<name>/<name>_<k>.vti for snapshot k. Throws
+// std::runtime_error naming the path when a file cannot be written.
+void write_vtk_series(const std::string& dir, const std::string& name, const Grid& grid,
+                      const std::vector<FieldSnapshot>& snapshots);
+
+}  // namespace backsweep
