@@ -1,11 +1,13 @@
 #include "apps/simulate_command.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "apps/exit_codes.hpp"
+#include "apps/field_outputs.hpp"
 #include "apps/load_config.hpp"
 #include "io/simulate_config.hpp"
 #include "io/trajectory.hpp"
@@ -45,6 +47,19 @@ Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {
 
+// On a grid: the times, and per field its range at the last time (the fields themselves
+// are in trajectory.h5, /fields/<name>).
+nlohmann::json fields_json(const Trajectory& trajectory, const FieldEquations& fields) {
+  nlohmann::json json = nlohmann::json::object();
+  const std::size_t points = fields.grid().points(), n = trajectory.state_names.size();
+  const double* last = trajectory.states.data() + (trajectory.times.size() - 1) * n;
+  for (const NamedField& field : split_fields(fields.fields(), last, points)) {
+    const auto [low, high] = std::minmax_element(field.values.begin(), field.values.end());
+    json[field.name] = {{"final_min", *low}, {"final_max", *high}};
+  }
+  return {{"times", trajectory.times}, {"fields", json}};
+}
+
 nlohmann::json to_json(const Trajectory& trajectory) {
   nlohmann::json states = nlohmann::json::object();
   const std::size_t n = trajectory.state_names.size();
@@ -70,6 +85,12 @@ int run_simulate(const std::string& config_path, bool json) {
   trajectory.state_names = config.state_names;
   trajectory.parameter_names = config.parameter_names;
   trajectory.parameters = config.parameters;
+  if (const FieldEquations* fields = config.fields()) {  // fields by name; the scalar parameters
+    trajectory.field_names = fields->fields();
+    trajectory.grid_shape = fields->grid().shape();
+    trajectory.parameter_names = config.expression_model->param_names();
+    trajectory.parameters.resize(trajectory.parameter_names.size());
+  }
   IntegrateResult result;
   visit_model(config, [&](const auto& model) {
     std::vector<double> y = config.initial_state;
@@ -82,9 +103,18 @@ int run_simulate(const std::string& config_path, bool json) {
     return kExitRunFailed;
   }
 
+  const FieldEquations* fields = config.fields();
   try {
     std::filesystem::create_directories(config.output_dir);
     write_trajectory_files(trajectory, config.output_dir);
+    if (fields && config.vtk) {
+      std::vector<FieldSnapshot> snapshots;
+      const std::size_t n = trajectory.state_names.size();
+      for (std::size_t k = 0; k < trajectory.times.size(); ++k)
+        snapshots.push_back({trajectory.times[k], split_fields(fields->fields(), trajectory.states.data() + k * n,
+                                                               fields->grid().points())});
+      write_vtk_series(config.output_dir, "states", fields->grid(), snapshots);
+    }
   } catch (const std::exception& error) {
     std::cerr << "error: " << error.what() << '\n';
     return kExitRunFailed;
@@ -92,8 +122,8 @@ int run_simulate(const std::string& config_path, bool json) {
   std::cerr << "simulate: " << config.model << " with " << config.method.name() << ", "
             << result.steps << " steps (" << result.rejected_steps << " rejected), "
             << result.rhs_evaluations << " RHS evaluations; wrote " << config.output_dir
-            << "/trajectory.{csv,h5}\n";
-  if (json) std::cout << to_json(trajectory).dump() << '\n';
+            << (config.fields() ? "/trajectory.h5" : "/trajectory.{csv,h5}") << (config.fields() && config.vtk ? " and states.pvd" : "") << "\n";
+  if (json) std::cout << (fields ? fields_json(trajectory, *fields) : to_json(trajectory)).dump() << '\n';
   return kExitOk;
 }
 

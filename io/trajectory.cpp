@@ -1,5 +1,6 @@
 #include "io/trajectory.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -39,10 +40,24 @@ void write_hdf5_to(const Trajectory& trajectory, const std::filesystem::path& te
                   H5Fclose, "create " + path);
     const hsize_t rows = trajectory.times.size(), columns = trajectory.state_names.size();
     detail::write_double_dataset(h5, "times", {rows}, trajectory.times.data());
-    detail::write_double_dataset(h5, "states", {rows, columns}, trajectory.states.data());
     detail::write_string_attribute(h5, "model", trajectory.model);
     detail::write_string_attribute(h5, "method", trajectory.method);
-    detail::write_string_array_attribute(h5, "state_names", trajectory.state_names);
+    if (trajectory.grid_shape.empty()) {
+      detail::write_double_dataset(h5, "states", {rows, columns}, trajectory.states.data());
+      detail::write_string_array_attribute(h5, "state_names", trajectory.state_names);
+    } else {  // each field over time, shaped [times, grid...]
+      Hdf5Handle fields = detail::create_group(h5, "fields");
+      const std::size_t points = columns / trajectory.field_names.size();
+      std::vector<hsize_t> shape{rows};
+      shape.insert(shape.end(), trajectory.grid_shape.begin(), trajectory.grid_shape.end());
+      std::vector<double> field(rows * points);
+      for (std::size_t f = 0; f < trajectory.field_names.size(); ++f) {
+        for (std::size_t k = 0; k < rows; ++k)
+          std::copy_n(trajectory.states.data() + k * columns + f * points, points, field.data() + k * points);
+        detail::write_double_dataset(fields, trajectory.field_names[f], shape, field.data());
+      }
+      fields.close();
+    }
     Hdf5Handle parameters(H5Gcreate2(h5, "parameters", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
                           H5Gclose, "create group /parameters");
     for (std::size_t i = 0; i < trajectory.parameter_names.size(); ++i)
@@ -71,6 +86,7 @@ void write_trajectory_files(const Trajectory& trajectory, const std::string& dir
   const std::filesystem::path folder(dir);
   const std::string csv = (folder / "trajectory.csv").string();
   const std::string h5 = (folder / "trajectory.h5").string();
+  if (!trajectory.grid_shape.empty()) return write_trajectory_hdf5(trajectory, h5);
   AtomicFile csv_file(csv), h5_file(h5);
   write_csv_to(trajectory, csv_file.temporary(), csv);
   write_hdf5_to(trajectory, h5_file.temporary(), h5);

@@ -208,3 +208,35 @@ dir = "sir"
   CHECK(failed.err.find("bad_sir.toml:9:12: key 'model.equations.R': unknown name 'J'") !=
         std::string::npos);
 }
+
+TEST_CASE("simulate on a grid: the fields' ranges in JSON, a VTK series of the states") {
+  std::string config = slurp(BACKSWEEP_SOURCE_DIR "/examples/gray_scott.toml");
+  config.replace(config.find("end    = 200.0"), 14, "end    = 20.0");
+  config.replace(config.find("output = [50.0, 100.0, 150.0]"), 29, "output = [5.0, 10.0, 20.0]");
+  config.replace(config.find("dir = \"out/gray_scott\""), 22, "dir = \"gs\"");
+  const CliRun result = run("simulate " + write_config("gs.toml", config).string() + " --json");
+  REQUIRE(result.exit_code == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["times"] == std::vector<double>{0.0, 5.0, 10.0, 20.0});
+  CHECK(json["fields"]["v"]["final_max"].get<double>() > 0.1);
+  CHECK(json["fields"]["u"]["final_max"].get<double>() <= 1.0);
+  const std::string pvd = slurp(scratch() / "gs" / "states.pvd");
+  for (const char* entry : {"timestep=\"5\" file=\"states/states_1.vti\"", "timestep=\"20\" file=\"states/states_3.vti\""})
+    CHECK(pvd.find(entry) != std::string::npos);
+  CHECK(fs::file_size(scratch() / "gs" / "states" / "states_3.vti") > 1000);
+  CHECK(!fs::exists(scratch() / "gs" / "trajectory.csv"));  // no CSV of 8192 columns
+  const hid_t file = H5Fopen((scratch() / "gs" / "trajectory.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t set = H5Dopen2(file, "/fields/v", H5P_DEFAULT);
+  REQUIRE(set >= 0);
+  const hid_t space = H5Dget_space(set);
+  hsize_t dims[3] = {0, 0, 0};
+  CHECK(H5Sget_simple_extent_ndims(space) == 3);
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  CHECK(dims[0] == 4);
+  CHECK(dims[1] == 64);
+  CHECK(dims[2] == 64);
+  H5Sclose(space);
+  H5Dclose(set);
+  H5Fclose(file);
+}
