@@ -73,12 +73,8 @@ class FieldEquations {
     std::array<T, Grid::kMaxAxes> coordinates;
     const T* segments[] = {&t, here.data(), p, parameters_here.data(), operators_here.data(), coordinates.data()};
     for (std::size_t point = 0; point < n; ++point) {
-      const auto at = grid_.position(point);
-      gather(point, at, y, p, here.data(), parameters_here.data(), coordinates.data());
-      for (std::size_t s = 0; s < operators_.size(); ++s) {
-        const FieldOperator& o = operators_[s];
-        operators_here[s] = o.stencil.apply(grid_, point, at, source(o.u, y, p), source(o.k, y, p));
-      }
+      inputs_at(point, grid_.position(point), y, p, here.data(), parameters_here.data(), operators_here.data(),
+                coordinates.data());
       program.run(segments, out.data());
       for (std::size_t f = 0; f < nf; ++f) dydt[f * n + point] = out[f];
     }
@@ -101,11 +97,7 @@ class FieldEquations {
                      operators_adjoint.data(), nullptr};
     for (std::size_t point = 0; point < n; ++point) {
       const auto at = grid_.position(point);
-      gather(point, at, y, p, here.data(), parameters_here.data(), coordinates.data());
-      for (std::size_t s = 0; s < operators_.size(); ++s) {
-        const FieldOperator& o = operators_[s];
-        operators_here[s] = o.stencil.apply(grid_, point, at, source(o.u, y, p), source(o.k, y, p));
-      }
+      inputs_at(point, at, y, p, here.data(), parameters_here.data(), operators_here.data(), coordinates.data());
       program.run_taping(segments, static_cast<V*>(nullptr), tape.data());
       for (std::size_t f = 0; f < nf; ++f) lambda_here[f] = lambda[f * n + point];
       std::fill(here_adjoint.begin(), here_adjoint.begin() + nf, V(0));
@@ -137,12 +129,18 @@ class FieldEquations {
     if (!operand.parameter) return vjp_y + operand.index * grid_.points();
     return vjp_p ? vjp_p + scalars_ + operand.index * grid_.points() : nullptr;
   }
+  // What the program reads at `point` (position `at`): the fields and parameter fields
+  // there, the operators' values there, its coordinates.
   template <class T>
-  void gather(std::size_t point, const std::array<std::size_t, Grid::kMaxAxes>& at, const T* y, const T* p, T* here,
-              T* parameters_here, T* coordinates) const {
+  void inputs_at(std::size_t point, const std::array<std::size_t, Grid::kMaxAxes>& at, const T* y, const T* p,
+                 T* here, T* parameters_here, T* operators_here, T* coordinates) const {
     const std::size_t n = grid_.points();
     for (std::size_t f = 0; f < fields_.size(); ++f) here[f] = y[f * n + point];
     for (std::size_t f = 0; f < parameter_fields_.size(); ++f) parameters_here[f] = p[scalars_ + f * n + point];
+    for (std::size_t s = 0; s < operators_.size(); ++s) {
+      const FieldOperator& o = operators_[s];
+      operators_here[s] = o.stencil.apply(grid_, point, at, source(o.u, y, p), source(o.k, y, p));
+    }
     for (std::size_t a = 0; a < grid_.axes(); ++a) coordinates[a] = T(grid_.coordinate(a, at[a]));
   }
 

@@ -69,16 +69,17 @@ void laplacian_rows(const Grid& grid, const std::array<const T*, K>& fields, F& 
         const T* const c = fields[k] + row;
         std::array<const T*, R + 1> neighbour{};
         for (std::size_t r = 0; r < R; ++r) neighbour[r] = c + offset[r];
-        T* const out = buffer[k] - first;
+        T* const out = buffer[k];  // out[j] is point row + first + j
         for (std::size_t i = begin; i < stop; ++i) {
           T sum = c[i] * T(centre) + (c[i - 1] + c[i + 1]) * T(cx);
           for (std::size_t r = 0; r < R; ++r) sum += neighbour[r][i] * T(weight[r]);
-          out[i] = sum;
+          out[i - first] = sum;
         }
         if (first == 0)
           out[0] = nx == 1 ? at_end(0, first_offset, first_weight, last_offset, last_weight, k)
                            : at_end(0, first_offset, first_weight, 1, cx, k);
-        if (first + count == nx && nx > 1) out[nx - 1] = at_end(nx - 1, -1, cx, last_offset, last_weight, k);
+        if (first + count == nx && nx > 1)
+          out[nx - 1 - first] = at_end(nx - 1, -1, cx, last_offset, last_weight, k);
       }
       f(row + first, count, laplacians);
     }

@@ -8,12 +8,12 @@
 
 #include <cmath>
 #include <numbers>
-#include <random>
 #include <vector>
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "adjoint/forward_tangent.hpp"
 #include "adjoint/gradient_check.hpp"
+#include "tests/adjoint/directional_checks.hpp"
 #include "models/builtin/gray_scott.hpp"
 
 using namespace backsweep;
@@ -55,38 +55,6 @@ GradientProblem<models::GrayScott, ProbeObjective> make_problem(const models::Gr
   return {model, tableaux::rk4, initial_fields(model.grid()), {8e-5, 4e-5, 0.024, 0.06}, {}, options};
 }
 
-std::vector<double> random_direction(std::size_t n, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::normal_distribution<double> normal;
-  std::vector<double> v(n);
-  for (double& x : v) x = normal(generator);
-  return v;
-}
-
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double sum = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-  return sum;
-}
-
-// dJ.(v_p, v_y0) by one forward-tangent solve (a Dual lane through the whole solve).
-double tangent_along(const GradientProblem<models::GrayScott, ProbeObjective>& problem,
-                     const std::vector<double>& v_p, const std::vector<double>& v_y0) {
-  using D = Dual<double, 1>;
-  StepSequence sequence;
-  REQUIRE(problem_step_sequence(problem, sequence).ok());
-  std::vector<D> y0(problem.y0.size()), p(problem.p.size());
-  for (std::size_t i = 0; i < y0.size(); ++i) {
-    y0[i] = D(problem.y0[i]);
-    y0[i].d[0] = v_y0[i];
-  }
-  for (std::size_t j = 0; j < p.size(); ++j) {
-    p[j] = D(problem.p[j]);
-    p[j].d[0] = v_p[j];
-  }
-  return objective_value<D>(problem, y0, p, sequence).d[0];
-}
-
 }  // namespace
 
 TEST_CASE("Gray-Scott 64x64 RK4: adjoint = forward tangent along random directions and per parameter") {
@@ -95,17 +63,11 @@ TEST_CASE("Gray-Scott 64x64 RK4: adjoint = forward tangent along random directio
   const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
   REQUIRE(adjoint.ok());
   CHECK(adjoint.diagnostics.steps == 400);
-  for (unsigned seed : {1u, 2u, 3u}) {
-    const auto v_p = random_direction(4, seed), v_y0 = random_direction(problem.y0.size(), seed + 10);
-    const double exact = tangent_along(problem, v_p, v_y0);
-    const double ours = dot(adjoint.dJ_dp, v_p) + dot(adjoint.dJ_dy0, v_y0);
-    CAPTURE(seed);
-    CHECK(std::abs(ours - exact) <= 1e-10 * std::abs(exact));
-  }
+  testing::check_against_tangent(problem, adjoint, 3);
   for (std::size_t j = 0; j < 4; ++j) {
     std::vector<double> e(4, 0.0);
     e[j] = 1.0;
-    const double exact = tangent_along(problem, e, std::vector<double>(problem.y0.size(), 0.0));
+    const double exact = testing::tangent_along(problem, e, std::vector<double>(problem.y0.size(), 0.0));
     CAPTURE(j);
     CHECK(std::abs(adjoint.dJ_dp[j] - exact) <= 1e-10 * std::abs(exact));
   }
@@ -116,20 +78,9 @@ TEST_CASE("Gray-Scott 64x64 RK4: adjoint = central differences per parameter, Ta
   const auto problem = make_problem(model);
   const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
   REQUIRE(adjoint.ok());
-  StepSequence sequence;
-  REQUIRE(problem_step_sequence(problem, sequence).ok());
-  for (std::size_t j = 0; j < 4; ++j) {
-    const double h = 1e-6 * problem.p[j];
-    auto p = problem.p;
-    p[j] += h;
-    const double plus = objective_value(problem, problem.y0, p, sequence);
-    p[j] -= 2 * h;
-    const double minus = objective_value(problem, problem.y0, p, sequence);
-    CAPTURE(j);
-    CHECK(std::abs(adjoint.dJ_dp[j] - (plus - minus) / (2 * h)) <= 1e-6 * std::abs(adjoint.dJ_dp[j]));
-  }
+  testing::check_parameters_by_differences(problem, adjoint);
   // The initial fields in a random direction, scaled to a perturbation of a few percent.
-  auto v_y0 = random_direction(problem.y0.size(), 7);
+  auto v_y0 = testing::random_direction(problem.y0.size(), 7);
   for (double& x : v_y0) x *= 0.05;
   const TaylorTestReport taylor = taylor_test(problem, std::vector<double>(4, 0.0), v_y0, 0.5);
   CAPTURE(taylor.min_rate);

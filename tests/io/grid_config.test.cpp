@@ -10,7 +10,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <random>
 #include <string>
 
 #include "adjoint/discrete_adjoint.hpp"
@@ -19,6 +18,7 @@
 #include "io/config_error.hpp"
 #include "io/config_objective.hpp"
 #include "io/gradient_config.hpp"
+#include "tests/adjoint/directional_checks.hpp"
 
 using namespace backsweep;
 
@@ -30,20 +30,6 @@ GradientConfig gray_scott() {
   config.simulate.integrate.t1 = 50.0;
   config.simulate.integrate.output_times.clear();
   return config;
-}
-
-std::vector<double> random_direction(std::size_t n, unsigned seed) {
-  std::mt19937 generator(seed);
-  std::normal_distribution<double> normal;
-  std::vector<double> v(n);
-  for (double& x : v) x = normal(generator);
-  return v;
-}
-
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double sum = 0;
-  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
-  return sum;
 }
 
 // The config's model and terminal term; the initial fields are the problem's y0 (they
@@ -122,39 +108,12 @@ TEST_CASE("Gray-Scott from the config: adjoint = forward tangent, = FD, Taylor r
   with_problem(gray_scott(), [](const auto& problem) {
     const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
     REQUIRE(adjoint.ok());
-    StepSequence sequence;
-    REQUIRE(problem_step_sequence(problem, sequence).ok());
-    using D = Dual<double, 1>;
-    for (unsigned seed : {1u, 2u}) {
-      const auto v_p = random_direction(4, seed), v_y0 = random_direction(problem.y0.size(), seed + 5);
-      std::vector<D> y0(problem.y0.size()), p(4);
-      for (std::size_t i = 0; i < y0.size(); ++i) {
-        y0[i] = D(problem.y0[i]);
-        y0[i].d[0] = v_y0[i];
-      }
-      for (std::size_t j = 0; j < 4; ++j) {
-        p[j] = D(problem.p[j]);
-        p[j].d[0] = v_p[j];
-      }
-      const double exact = objective_value<D>(problem, y0, p, sequence).d[0];
-      CAPTURE(seed);
-      CHECK(std::abs(dot(adjoint.dJ_dp, v_p) + dot(adjoint.dJ_dy0, v_y0) - exact) <= 1e-10 * std::abs(exact));
-    }
-    for (std::size_t j = 0; j < 4; ++j) {
-      const double h = 1e-6 * problem.p[j];
-      auto p = problem.p;
-      p[j] += h;
-      const double plus = objective_value(problem, problem.y0, p, sequence);
-      p[j] -= 2 * h;
-      const double minus = objective_value(problem, problem.y0, p, sequence);
-      CAPTURE(j);
-      CHECK(std::abs(adjoint.dJ_dp[j] - (plus - minus) / (2 * h)) <= 1e-6 * std::abs(adjoint.dJ_dp[j]));
-    }
-    auto v_y0 = random_direction(problem.y0.size(), 9);
+    testing::check_against_tangent(problem, adjoint, 2);
+    testing::check_parameters_by_differences(problem, adjoint);
+    auto v_y0 = testing::random_direction(problem.y0.size(), 9);
     for (double& x : v_y0) x *= 0.05;
     const TaylorTestReport taylor = taylor_test(problem, std::vector<double>(4, 0.0), v_y0, 0.5);
     CAPTURE(taylor.min_rate);
-
     CHECK(taylor.ok);
     const auto revolve = gradient<double>(problem, problem.y0, problem.p, {CheckpointOptions::Schedule::revolve, 7});
     REQUIRE(revolve.ok());
@@ -182,11 +141,10 @@ TEST_CASE("heat with a conductivity field: the parameter field's gradient = tang
     for (std::size_t i = 0; i < adjoint.dJ_dy0.size(); ++i)
       difference = std::max(difference, std::abs(adjoint.dJ_dy0[i] - tangent.dJ_dy0[i]));
     CHECK(difference <= 1e-10 * scale);
-    auto v_p = random_direction(problem.p.size(), 3);
+    auto v_p = testing::random_direction(problem.p.size(), 3);
     for (double& x : v_p) x *= 0.1;
     const TaylorTestReport taylor = taylor_test(problem, v_p, {}, 0.5);
     CAPTURE(taylor.min_rate);
-
     CHECK(taylor.ok);
   });
 }

@@ -1,0 +1,77 @@
+#pragma once
+// Checks of a gradient over many unknowns (fields), where a column-by-column tangent
+// would take thousands of solves: the forward tangent along random directions (one Dual
+// lane through the whole solve), and central differences per scalar parameter.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "adjoint/discrete_adjoint.hpp"
+#include "adjoint/forward_tangent.hpp"
+
+namespace backsweep::testing {
+
+inline std::vector<double> random_direction(std::size_t n, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::normal_distribution<double> normal;
+  std::vector<double> v(n);
+  for (double& x : v) x = normal(generator);
+  return v;
+}
+
+inline double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+// dJ.(v_p, v_y0) by one forward-tangent solve.
+template <class Problem>
+double tangent_along(const Problem& problem, const std::vector<double>& v_p, const std::vector<double>& v_y0) {
+  using D = Dual<double, 1>;
+  StepSequence sequence;
+  REQUIRE(problem_step_sequence(problem, sequence).ok());
+  std::vector<D> y0(problem.y0.size()), p(problem.p.size());
+  for (std::size_t i = 0; i < y0.size(); ++i) {
+    y0[i] = D(problem.y0[i]);
+    y0[i].d[0] = v_y0[i];
+  }
+  for (std::size_t j = 0; j < p.size(); ++j) {
+    p[j] = D(problem.p[j]);
+    p[j].d[0] = v_p[j];
+  }
+  return objective_value<D>(problem, y0, p, sequence).d[0];
+}
+
+// The adjoint gradient against the tangent along random directions of (p, y0) (seeds
+// 1 .. directions), to 1e-10 relative.
+template <class Problem>
+void check_against_tangent(const Problem& problem, const GradientResult<double>& adjoint, unsigned directions) {
+  for (unsigned seed = 1; seed <= directions; ++seed) {
+    const auto v_p = random_direction(problem.p.size(), seed), v_y0 = random_direction(problem.y0.size(), seed + 10);
+    const double exact = tangent_along(problem, v_p, v_y0);
+    CAPTURE(seed);
+    CHECK(std::abs(dot(adjoint.dJ_dp, v_p) + dot(adjoint.dJ_dy0, v_y0) - exact) <= 1e-10 * std::abs(exact));
+  }
+}
+
+// dJ/dp_j against central differences of the same discrete solve, to 1e-6 relative.
+template <class Problem>
+void check_parameters_by_differences(const Problem& problem, const GradientResult<double>& adjoint) {
+  StepSequence sequence;
+  REQUIRE(problem_step_sequence(problem, sequence).ok());
+  for (std::size_t j = 0; j < problem.p.size(); ++j) {
+    const double h = 1e-6 * problem.p[j];
+    auto p = problem.p;
+    p[j] += h;
+    const double plus = objective_value(problem, problem.y0, p, sequence);
+    p[j] -= 2 * h;
+    const double minus = objective_value(problem, problem.y0, p, sequence);
+    CAPTURE(j);
+    CHECK(std::abs(adjoint.dJ_dp[j] - (plus - minus) / (2 * h)) <= 1e-6 * std::abs(adjoint.dJ_dp[j]));
+  }
+}
+
+}  // namespace backsweep::testing
