@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+
+#include <hdf5.h>
 #include <unistd.h>
 
 #include "io/detail/expression_reader.hpp"
@@ -62,6 +65,56 @@ void check_memory(const TomlSection& root, const FieldEquations& fields) {
     root.subsection("grid")->fail("shape", "needs at least " + std::to_string(std::uint64_t(bytes)) +
                                                " bytes (about 32 copies of the fields), more than this machine's " +
                                                std::to_string(std::uint64_t(memory)) + ": use fewer points");
+}
+
+std::string shape_text(const std::vector<hsize_t>& shape) {
+  std::string text = "[";
+  for (std::size_t a = 0; a < shape.size(); ++a) {
+    if (a > 0) text += ", ";
+    text += std::to_string(shape[a]);  // appended: GCC 12 misreports ", " + string (-Wrestrict)
+  }
+  return text + "]";
+}
+
+// section.name = { file = "u0.h5", dataset = "u" }: a field's values at every point from
+// an HDF5 dataset shaped like the grid (the file relative to the config's folder).
+void read_field_file(const TomlSection& section, const std::string& name, const toml::table& source,
+                     const Grid& grid, const std::string& config_file, double* values) {
+  const TomlSection from(source, section.position(name).file, section.key_name(name));
+  from.reject_unknown_keys({"file", "dataset"});
+  if (!from.has("file")) section.fail(name, "needs file = \"...h5\" (and dataset, default the field's name)");
+  const std::filesystem::path path =
+      (std::filesystem::path(config_file).parent_path() / from.string("file", "")).lexically_normal();
+  if (!std::filesystem::is_regular_file(path)) section.fail(name, "no such file: " + path.string());
+  const std::string dataset = from.string("dataset", name);
+  H5E_auto2_t printer = nullptr;  // HDF5's own error stack stays quiet: our message says it
+  void* printer_data = nullptr;
+  H5Eget_auto2(H5E_DEFAULT, &printer, &printer_data);
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  std::string problem;
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    const hid_t set = file < 0 ? -1 : H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
+    const hid_t space = set < 0 ? -1 : H5Dget_space(set);
+    std::vector<hsize_t> shape(space < 0 ? 0 : std::size_t(std::max(0, H5Sget_simple_extent_ndims(space))));
+    if (space >= 0) H5Sget_simple_extent_dims(space, shape.data(), nullptr);
+    const std::vector<hsize_t> expected(grid.shape().begin(), grid.shape().end());
+    if (file < 0) problem = "cannot open " + path.string() + " as HDF5";
+    else if (set < 0) problem = "no dataset '" + dataset + "' in " + path.string();
+    else if (shape != expected)
+      problem = "dataset '" + dataset + "' has shape " + shape_text(shape) + "; the grid's is " + shape_text(expected);
+    else if (H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0)
+      problem = "cannot read dataset '" + dataset + "' as numbers";
+    if (space >= 0) H5Sclose(space);
+    if (set >= 0) H5Dclose(set);
+    if (file >= 0) H5Fclose(file);
+  }
+  H5Eset_auto2(H5E_DEFAULT, printer, printer_data);
+  if (!problem.empty()) section.fail(name, problem);
+  for (std::size_t point = 0; point < grid.points(); ++point)
+    if (!std::isfinite(values[point]))
+      section.fail(name, "dataset '" + dataset + "' holds " + std::to_string(values[point]) + " at point " +
+                             std::to_string(point));
 }
 
 std::vector<std::string> read_new_names(const TomlSection& model, std::string_view key, ExpressionScope& declared) {
@@ -194,8 +247,11 @@ void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& c
   const auto fill = [&](const TomlSection& section, const std::string& name, double* values,
                         const std::vector<const double*>& field_values) {
     const auto node = section.table().get(name);
+    if (const toml::table* source = node->as_table())
+      return read_field_file(section, name, *source, grid, config.file, values);
     if (!node->is_string()) {
-      if (!node->is_number()) section.fail(name, "must be a number or an expression string");
+      if (!node->is_number())
+        section.fail(name, "must be a number, an expression string, or { file = \"...h5\", dataset = \"...\" }");
       std::fill(values, values + n, section.required_number(name));
       return;
     }

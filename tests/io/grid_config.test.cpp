@@ -5,6 +5,7 @@
 // bitwise equal under revolve; bad grid configs name file, line and key.
 #include <doctest/doctest.h>
 
+#include <hdf5.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -75,6 +76,19 @@ step = 0.001
 [objective]
 terminal = "u[3, 4]^2 + mean(u) + 0.1*sum(k)"
 )toml";
+
+// An HDF5 file holding one dataset of doubles.
+std::string write_dataset(const std::string& name, const std::vector<hsize_t>& shape, const std::vector<double>& values) {
+  const auto path = std::filesystem::temp_directory_path() / ("backsweep_grid_test_" + std::to_string(::getpid()) + ".h5");
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t space = H5Screate_simple(int(shape.size()), shape.data(), nullptr);
+  const hid_t set = H5Dcreate2(file, name.c_str(), H5T_NATIVE_DOUBLE, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+  H5Dwrite(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  H5Dclose(set);
+  H5Sclose(space);
+  H5Fclose(file);
+  return path.string();
+}
 
 std::string replaced(std::string text, const std::string& from, const std::string& to) {
   const auto at = text.find(from);
@@ -187,4 +201,40 @@ TEST_CASE("bad grid configs: file, line and key") {
     }
     std::filesystem::remove(path);
   }
+}
+
+TEST_CASE("initial fields from an HDF5 dataset shaped like the grid; a wrong shape is refused by key") {
+  std::vector<double> u0(48);
+  for (std::size_t i = 0; i < u0.size(); ++i) u0[i] = 0.01 * double(i);
+  const std::string data = write_dataset("u0", {6, 8}, u0);
+  const auto with = [&](const std::string& source) {
+    return replaced(kHeat, "u = \"sin(pi*x/2)*(y < 0.5)\"", "u = " + source);
+  };
+  const std::string path = write_config(with("{ file = \"" + data + "\", dataset = \"u0\" }"));
+  const GradientConfig config = load_gradient_config(path);
+  CHECK(config.simulate.initial_state == u0);
+  std::filesystem::remove(path);
+  const std::string transposed = write_dataset("u0", {8, 6}, u0);
+  struct Case {
+    std::string source, says;
+  };
+  for (const Case& c : {Case{"{ file = \"" + transposed + "\", dataset = \"u0\" }", "has shape [8, 6]; the grid's is [6, 8]"},
+                        Case{"{ file = \"" + transposed + "\" }", "no dataset 'u'"},
+                        Case{"{ file = \"no_such.h5\" }", "no such file"},
+                        Case{"{ dataset = \"u0\" }", "needs file"},
+                        Case{"true", "must be a number, an expression string, or { file"}}) {
+    CAPTURE(c.says);
+    const std::string bad = write_config(with(c.source));
+    try {
+      load_gradient_config(bad);
+      FAIL("loaded");
+    } catch (const ConfigError& error) {
+      CHECK(error.key() == "initial.u");
+      CHECK(error.where().line == 15);  // initial.u in kHeat
+      CAPTURE(error.what());
+      CHECK(std::string(error.what()).find(c.says) != std::string::npos);
+    }
+    std::filesystem::remove(bad);
+  }
+  std::filesystem::remove(data);
 }
