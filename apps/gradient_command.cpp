@@ -1,5 +1,6 @@
 #include "apps/gradient_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -123,9 +124,9 @@ int run_gradient(const std::string& config_path, bool json) {
   const bool vtk = fields && sim.vtk;
   const std::vector<double> field_times = vtk ? field_output_times(sim) : std::vector<double>{};
   std::vector<FieldSnapshot> states, adjoints;
-  const auto keep_adjoint = [&](double t, const double* lambda) {
+  const auto keep_adjoint = [&](double t, const double* lambda) {  // called last time first
     if (std::binary_search(field_times.begin(), field_times.end(), t))
-      adjoints.insert(adjoints.begin(), {t, split_fields(fields->fields(), lambda, fields->grid().points())});
+      adjoints.push_back({t, split_fields(fields->fields(), lambda, fields->grid().points())});
   };
 
   GradientResult<double> result;
@@ -174,19 +175,10 @@ int run_gradient(const std::string& config_path, bool json) {
   if (fields) {  // fields are reported by name, whole, with their norms
     const std::size_t points = fields->grid().points(), scalars = sim.expression_model->param_names().size();
     output.grid_shape = fields->grid().shape();
-    if (config.initial) {
-      for (NamedField& f : split_fields(fields->fields(), result.dJ_dy0.data(), points))
-        output.initial_fields.emplace_back(f.name, std::move(f.values));
-    }
-    for (NamedField& f : split_fields(fields->parameter_fields(), result.dJ_dp.data() + scalars, points))
-      output.parameter_fields.emplace_back(f.name, std::move(f.values));
-    const auto named = [](const auto& pairs) {
-      std::vector<NamedField> list;
-      for (const auto& [name, values] : pairs) list.push_back({name, values});
-      return list;
-    };
-    initial = field_norms_json(named(output.initial_fields), "/gradient/initial");
-    parameter_fields = field_norms_json(named(output.parameter_fields), "/gradient/parameter_fields");
+    if (config.initial) output.initial_fields = split_fields(fields->fields(), result.dJ_dy0.data(), points);
+    output.parameter_fields = split_fields(fields->parameter_fields(), result.dJ_dp.data() + scalars, points);
+    initial = field_norms_json(output.initial_fields, "/gradient/initial");
+    parameter_fields = field_norms_json(output.parameter_fields, "/gradient/parameter_fields");
     for (const auto* group : {&initial, &parameter_fields})
       for (const auto& [name, entry] : group->items())
         std::cerr << "  |dJ/d" << name << (group == &initial ? "(0)" : "") << "| = " << entry["norm"].get<double>()
@@ -210,10 +202,11 @@ int run_gradient(const std::string& config_path, bool json) {
     if (vtk) {
       const Grid& grid = fields->grid();
       write_vtk_series(sim.output_dir, "states", grid, states);
+      std::reverse(adjoints.begin(), adjoints.end());
       write_vtk_series(sim.output_dir, "adjoint", grid, adjoints);
-      FieldSnapshot gradient_fields{sim.integrate.t0, {}};
-      for (const auto* group : {&output.initial_fields, &output.parameter_fields})
-        for (const auto& [name, values] : *group) gradient_fields.fields.push_back({name, values});
+      FieldSnapshot gradient_fields{sim.integrate.t0, output.initial_fields};
+      gradient_fields.fields.insert(gradient_fields.fields.end(), output.parameter_fields.begin(),
+                                    output.parameter_fields.end());
       write_vtk_series(sim.output_dir, "gradient", grid, {gradient_fields});
     }
   } catch (const std::exception& error) {

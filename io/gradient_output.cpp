@@ -99,9 +99,9 @@ void write_gradient_hdf5(const GradientOutput& output, const std::string& path) 
                                              std::pair{"parameter_fields", &output.parameter_fields}}) {
       if (fields->empty()) continue;
       Hdf5Handle group = detail::create_group(gradient, group_name);
-      for (const auto& [name, values] : *fields)
-        detail::write_double_dataset(group, name, {output.grid_shape.begin(), output.grid_shape.end()},
-                                     values.data());
+      for (const NamedField& field : *fields)
+        detail::write_double_dataset(group, field.name, {output.grid_shape.begin(), output.grid_shape.end()},
+                                     field.values.data());
       group.close();
     }
     gradient.close();

@@ -3,10 +3,10 @@
 // diagnostics, and the growth monitor's verdict, history and magnitude histograms
 // (written to a temporary name and renamed into place).
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "adjoint/gradient_problem.hpp"
+#include "io/named_field.hpp"
 
 namespace backsweep {
 
@@ -20,7 +20,7 @@ struct GradientOutput {
   // On a grid: the grid's shape, and dJ/d(initial field) and dJ/d(parameter field) by
   // name, each with a value per point (array order).
   std::vector<std::size_t> grid_shape;
-  std::vector<std::pair<std::string, std::vector<double>>> initial_fields, parameter_fields;
+  std::vector<NamedField> initial_fields, parameter_fields;
 };
 
 // Layout: root attributes objective, model, mode; /gradient/parameters and

@@ -244,8 +244,9 @@ void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& c
   scope.add_segment(scalars);
   scope.add_segment(fields.fields());
   for (const NamedConstant& c : config.constants) scope.add_constant(c.name, c.value);
+  // `parsed`: the key's expression where the caller has parsed it already.
   const auto fill = [&](const TomlSection& section, const std::string& name, double* values,
-                        const std::vector<const double*>& field_values) {
+                        const std::vector<const double*>& field_values, const Expression* parsed = nullptr) {
     const auto node = section.table().get(name);
     if (const toml::table* source = node->as_table())
       return read_field_file(section, name, *source, grid, config.file, values);
@@ -255,7 +256,7 @@ void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& c
       std::fill(values, values + n, section.required_number(name));
       return;
     }
-    const Expression e = read_expression(section, name, scope);
+    const Expression e = parsed ? *parsed : read_expression(section, name, scope);
     for (std::size_t g = field_values.size(); g < fields.fields().size(); ++g)
       if (e.uses(2, g))
         section.fail(name, "a parameter field is an expression of the coordinates and the scalar parameters, not of "
@@ -288,19 +289,23 @@ void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& c
       initial->fail_at_key(key.str(), "unknown field (this model has: " + joined(fields.fields()) + ")");
   std::vector<const double*> field_values;
   for (std::size_t f = 0; f < fields.fields().size(); ++f) field_values.push_back(config.initial_state.data() + f * n);
+  std::vector<std::optional<Expression>> parsed(fields.fields().size());
+  for (std::size_t f = 0; f < fields.fields().size(); ++f) {
+    const std::string& name = fields.fields()[f];
+    if (!initial->table().get(name)->is_string()) continue;
+    parsed[f] = read_expression(*initial, name, scope);
+    if (parsed[f]->uses(2, f)) initial->fail(name, "uses the field it defines");
+  }
   std::vector<bool> done(fields.fields().size(), false);
   for (std::size_t round = 0; round < fields.fields().size(); ++round)
     for (std::size_t f = 0; f < fields.fields().size(); ++f) {
       if (done[f]) continue;
-      const std::string& name = fields.fields()[f];
       bool ready = true;
-      if (initial->table().get(name)->is_string()) {
-        const Expression e = read_expression(*initial, name, scope);
-        for (std::size_t g = 0; g < fields.fields().size(); ++g) ready &= done[g] || !e.uses(2, g);
-        if (e.uses(2, f)) initial->fail(name, "uses the field it defines");
-      }
+      if (parsed[f])
+        for (std::size_t g = 0; g < fields.fields().size(); ++g) ready &= done[g] || !parsed[f]->uses(2, g);
       if (!ready) continue;
-      fill(*initial, name, config.initial_state.data() + f * n, field_values);
+      fill(*initial, fields.fields()[f], config.initial_state.data() + f * n, field_values,
+           parsed[f] ? &*parsed[f] : nullptr);
       done[f] = true;
     }
   for (std::size_t f = 0; f < fields.fields().size(); ++f)

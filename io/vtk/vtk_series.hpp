@@ -8,15 +8,10 @@
 #include <utility>
 #include <vector>
 
+#include "io/named_field.hpp"
 #include "models/grid.hpp"
 
 namespace backsweep {
-
-// A field's values at every grid point (array order) and the array's name.
-struct NamedField {
-  std::string name;
-  std::vector<double> values;
-};
 
 struct FieldSnapshot {
   double time;

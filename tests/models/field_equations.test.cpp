@@ -63,7 +63,7 @@ TEST_CASE("Gray-Scott from equations = the hand-written kernel, values and VJP")
     ExpressionModel::Tape<double> tape;
     model.vjp(tape, 0.0, y.data(), p.data(), lambda.data(), ours_vjp.data(), ours_vjp.data() + y.size());
     kernel.vjp(0.0, y.data(), p.data(), lambda.data(), theirs_vjp.data(), theirs_vjp.data() + y.size());
-    CHECK(largest_difference(ours_vjp, theirs_vjp) <= 1e-11);
+    CHECK(largest_difference(ours_vjp, theirs_vjp) <= 1e-12);
   }
 }
 
