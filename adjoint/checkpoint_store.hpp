@@ -89,7 +89,8 @@ class CheckpointStore {
   }
   const T* get(std::size_t slot, T* scratch) { return get(slot, Level::memory, scratch); }
 
- private:
+ public:
+  // Kernel functors are public: CUDA names a kernel's functor type outside the class.
   struct Narrow {
     const T* from;
     float* to;
@@ -101,30 +102,12 @@ class CheckpointStore {
     BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const { to[i] = T(double(from[i])); }
   };
 
-  // Slots are written before they are read: growing them need not zero them first.
-  template <class U>
-  struct Uninitialized {
-    using value_type = U;
-    Uninitialized() = default;
-    template <class V>
-    Uninitialized(const Uninitialized<V>&) {}
-    U* allocate(std::size_t n) { return std::allocator<U>().allocate(n); }
-    void deallocate(U* p, std::size_t n) { std::allocator<U>().deallocate(p, n); }
-    template <class V>
-    void construct(V* p) {
-      ::new (static_cast<void*>(p)) V;
-    }
-    template <class V, class Arg>
-    void construct(V* p, Arg&& arg) {
-      ::new (static_cast<void*>(p)) V(std::forward<Arg>(arg));
-    }
-    friend bool operator==(const Uninitialized&, const Uninitialized&) { return true; }
-  };
-
+ private:
   std::size_t n_;
   bool float32_;
-  std::vector<T, Uninitialized<T>> wide_;
-  std::vector<float, Uninitialized<float>> narrow_;
+  // Slots are written before they are read: growing them need not zero them first.
+  typename A::template storage<T> wide_;
+  typename A::template storage<float> narrow_;
   std::unique_ptr<SlotFile> disk_;
   std::size_t disk_slots_;
 };

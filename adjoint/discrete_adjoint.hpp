@@ -52,6 +52,7 @@ class GradientRun {
  public:
   using T = typename S::scalar_type;
   using A = typename S::algebra_type;
+  using Vector = typename A::template vector<T>;  // where the algebra keeps states
   using Schedule = CheckpointOptions::Schedule;
 
   GradientRun(S& stepper, const System& system, const GradientProblem<M, Obj>& problem,
@@ -64,7 +65,7 @@ class GradientRun {
   // Runs the sweeps from the system's initial state y, and calls finish(sweep) to read
   // the gradient off the sweep; on failure the result says why.
   template <class Finish>
-  void run(std::vector<T> y, Finish&& finish) {
+  void run(Vector y, Finish&& finish) {
     GradientDiagnostics& d = result_.diagnostics;
     if constexpr (requires { stepper_.vjp_method(); })
       d.derivatives = to_string(stepper_.vjp_method());
@@ -131,7 +132,7 @@ class GradientRun {
  private:
   // Runs a schedule on the fixed or adaptive grid.
   template <class Finish>
-  void run_planned(std::unique_ptr<CheckpointSchedule> plan, std::vector<T>& y, Finish& finish) {
+  void run_planned(std::unique_ptr<CheckpointSchedule> plan, Vector& y, Finish& finish) {
     if (plan->slots()[1] && !checkpointing_.disk_file)
       return fail(IntegrateStatus::invalid_options, "two_level checkpointing needs a disk file");
     if (plan->slots()[1] && !std::is_same_v<T, double>)
@@ -204,9 +205,9 @@ class GradientRun {
   }
 
   // Adaptive steps for revolve or two levels: one solve counts them.
-  bool count_steps(const std::vector<T>& y, std::size_t& steps) {
+  bool count_steps(const Vector& y, std::size_t& steps) {
     const IntegrateResult found =
-        detail::count_adaptive_steps(system_, problem_, values_of(y), values_of(p_));
+        detail::count_adaptive_steps<A>(system_, problem_, values_of(y), values_of(p_));
     result_.diagnostics.sequence_steps = found.steps;
     result_.diagnostics.rhs_evaluations = found.rhs_evaluations;
     if (!found.ok()) {
@@ -217,7 +218,7 @@ class GradientRun {
     return true;
   }
 
-  double first_step(const std::vector<T>& y) {
+  double first_step(const Vector& y) {
     if (options_.initial_step > 0.0) return options_.initial_step;
     return initial_step(stepper_, options_.t0, options_.t1 - options_.t0, y.data(), p_.data(),
                         options_, stepper_.traits().order);
@@ -226,7 +227,7 @@ class GradientRun {
   // One forward solve keeping every step (slot n holds step n's record, or its state
   // y_n), then the backward sweep.
   template <class Finish>
-  void run_store_all(std::vector<T>& y, Finish& finish) {
+  void run_store_all(Vector& y, Finish& finish) {
     GradientDiagnostics& d = result_.diagnostics;
     const auto started = std::chrono::steady_clock::now();
     // Slot n holds step n's record where the stepper keeps records (written in place when
@@ -234,7 +235,7 @@ class GradientRun {
     std::size_t width = n_;
     if constexpr (RecordingStepper<S>) width = stepper_.record_size();
     CheckpointStore<T, A> store(width, checkpointing_.storage);
-    std::vector<T> record(RecordingStepper<S> && !store.in_place() ? width : 0);
+    Vector record(RecordingStepper<S> && !store.in_place() ? width : 0);
     StepSequence sequence(options_.t0);
     if (options_.step > 0.0) {  // the number of steps is known: no regrowth on the way
       const std::size_t steps = FixedGrid(options_).size();
@@ -280,7 +281,7 @@ class GradientRun {
 
     const auto backward = std::chrono::steady_clock::now();
     AdjointSweep<S, M, Obj> sweep(stepper_, problem_, p_, options_.t0, options_.t1, steps);
-    std::vector<T> scratch(store.width());  // room for a widened slot
+    Vector scratch(store.width());  // room for a widened slot
     sweep.seed(y.data(), sequence.t_end());  // y_N
     for (std::size_t n = steps; n-- > 0;) {
       if constexpr (RecordingStepper<S>)
@@ -295,7 +296,7 @@ class GradientRun {
   // A schedule run against the backend, on the walk of the problem's step grid.
   template <class Walk, class Finish>
   void run_scheduled(CheckpointSchedule& schedule, Walk& walk, typename Walk::Position start,
-                     const std::vector<T>& y, Finish& finish) {
+                     const Vector& y, Finish& finish) {
     GradientDiagnostics& d = result_.diagnostics;
     const auto started = std::chrono::steady_clock::now();
     const auto capacity = schedule.slots();
@@ -380,10 +381,12 @@ void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const s
 
 }  // namespace detail
 
-template <class T = double, Model M, class Obj>
+// A, the algebra, says where states live and what runs the vector operations (the host
+// loop, or a Thrust backend in gpu/); the problem's y0 and p are on the host either way.
+template <class T = double, Algebra A = CpuAlgebra, Model M, class Obj>
 GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
                            const std::vector<T>& p, const CheckpointOptions& checkpointing = {}) {
-  if constexpr (std::is_same_v<T, double>)
+  if constexpr (std::is_same_v<T, double> && std::is_same_v<A, CpuAlgebra>)
     if (problem.method.is_sundials()) return detail::cvodes_gradient(problem, y0, p);
   GradientResult<T> result;
   result.diagnostics.method = std::string(problem.method.name());
@@ -393,12 +396,12 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
     return result;
   }
   detail::with_system(problem.model, problem.objective, [&](const auto& system) {
-    with_stepper<T>(system, problem.method, [&](auto& stepper) {
+    with_stepper<T, A>(system, problem.method, [&](auto& stepper) {
       using S = std::remove_reference_t<decltype(stepper)>;
       using System = std::remove_cvref_t<decltype(system)>;
       detail::GradientRun<S, System, M, Obj> run(stepper, system, problem, p, checkpointing, result);
       try {
-        run.run(detail::initial_state<T>(problem, y0, p), [&](auto& sweep) {
+        run.run(to_algebra<A>(detail::initial_state<T>(problem, y0, p)), [&](auto& sweep) {
           detail::read_gradient(sweep, problem, p, result);
           result.diagnostics.vjp_evaluations = stepper.vjp_evaluations();
         });

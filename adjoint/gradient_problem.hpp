@@ -143,8 +143,8 @@ std::vector<T> initial_state(const GradientProblem<M, Obj>& problem, const std::
   return y;
 }
 
-template <class T>
-std::vector<double> values_of(const std::vector<T>& x) {
+template <class Vector>
+std::vector<double> values_of(const Vector& x) {
   std::vector<double> v(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) v[i] = value_of(x[i]);
   return v;
@@ -217,12 +217,12 @@ IntegrateResult step_sequence(const System& system, const GradientProblem<M, Obj
 }
 
 // The same solve for adaptive steps, keeping nothing: its `steps` is their number.
-template <class System, Model M, class Obj>
+template <Algebra A = CpuAlgebra, class System, Model M, class Obj>
 IntegrateResult count_adaptive_steps(const System& system, const GradientProblem<M, Obj>& problem,
                                      const std::vector<double>& y0, const std::vector<double>& p) {
   const IntegrateOptions options = landing_options(problem.integrate, problem.objective);
-  return with_stepper<double>(system, problem.method, [&](auto& stepper) {
-    std::vector<double> y = y0;
+  return with_stepper<double, A>(system, problem.method, [&](auto& stepper) {
+    typename A::template vector<double> y(y0.begin(), y0.end());
     return integrate(stepper, y.data(), p.data(), options, [](double, const double*) {});
   });
 }

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "models/dual.hpp"
@@ -57,12 +58,18 @@ struct MagnitudeHistograms {
   };
   using Binades = std::array<Binade, 2048>;
   static const Binades& binades();  // built once
-  // bin(x) with the table at hand (a hot loop keeps it, and saves the call).
-  static std::size_t bin(double x, const Binades& table) {
+  // bin(x) with the table at hand (a hot loop keeps it, and saves the call); the table
+  // may be a device's copy.
+  BACKSWEEP_HOST_DEVICE static std::size_t bin(double x, const Binade* table) {
     x = std::abs(x);
+#if defined(__CUDA_ARCH__)
+    const Binade& b = table[std::uint64_t(__double_as_longlong(x)) >> 52];
+#else
     const Binade& b = table[std::bit_cast<std::uint64_t>(x) >> 52];
+#endif
     return b.bin + (x >= b.next_power ? 1 : 0);
   }
+  static std::size_t bin(double x, const Binades& table) { return bin(x, table.data()); }
 };
 
 struct GrowthReport {
@@ -91,8 +98,7 @@ class GrowthMonitor {
   BACKSWEEP_INLINE void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
     while (interval_ > 0 && t < histograms_.interval_times[interval_]) --interval_;
     std::size_t* row = histograms_.counts.data() + interval_ * MagnitudeHistograms::kBins;
-    // Counting is read-modify-write on shared bins: it runs in order, on the host.
-    CpuAlgebra::for_each(n, BinMagnitude<T>{lambda, row, binades_});
+    count_bins<A>(n, BinMagnitude<T>{lambda, binades_on<A>()}, MagnitudeHistograms::kBins, row);
     const double squares = squared_norm<A>(n, lambda);
     if (squares > 0.0 && squares < INFINITY) {
       if (first_squares_ == 0.0) first_squares_ = squares;
@@ -106,16 +112,28 @@ class GrowthMonitor {
   // Fits the growth rate and gives the verdict.
   GrowthReport report() const;
 
- private:
+  // Kernel functors are public: CUDA names a kernel's functor type outside the class.
   template <class T>
   struct BinMagnitude {
     const T* x;
-    std::size_t* row;
-    const MagnitudeHistograms::Binades& table;
-    void operator()(std::size_t i) const {
-      ++row[MagnitudeHistograms::bin(value_of(x[i]), table)];
+    const MagnitudeHistograms::Binade* table;
+    BACKSWEEP_HOST_DEVICE std::size_t operator()(std::size_t i) const {
+      return MagnitudeHistograms::bin(value_of(x[i]), table);
     }
   };
+  // The binade table where the algebra's kernels can read it (copied once per algebra).
+  template <Algebra A>
+  static const MagnitudeHistograms::Binade* binades_on() {
+    if constexpr (std::is_same_v<A, CpuAlgebra>) {
+      return MagnitudeHistograms::binades().data();
+    } else {
+      static const typename A::template vector<MagnitudeHistograms::Binade> table(
+          MagnitudeHistograms::binades().begin(), MagnitudeHistograms::binades().end());
+      return table.data();
+    }
+  }
+
+ private:
   void keep(double t, double squares, double gradient_norm);
 
   MonitorOptions options_;
@@ -124,7 +142,6 @@ class GrowthMonitor {
   double first_squares_ = 0.0, last_squares_ = 0.0;  // ||lambda||^2, first and last nonzero
   std::vector<double> times_, squares_, gradient_norms_;  // the kept history
   MagnitudeHistograms histograms_;
-  const MagnitudeHistograms::Binades& binades_ = MagnitudeHistograms::binades();
 };
 
 // Theil-Sen: the median of the slopes between all pairs of points with distinct x.

@@ -1,8 +1,9 @@
 # backsweep_configure_target(<target>): warnings, sanitizers and the namespaced alias
 # shared by every backsweep target.
 add_library(backsweep_build_flags INTERFACE)
-target_compile_options(backsweep_build_flags INTERFACE -Wall -Wextra -Wpedantic
-  $<$<BOOL:${BACKSWEEP_WERROR}>:-Werror>)
+target_compile_options(backsweep_build_flags INTERFACE
+  "$<$<COMPILE_LANGUAGE:CXX>:-Wall;-Wextra;-Wpedantic>"
+  "$<$<AND:$<COMPILE_LANGUAGE:CXX>,$<BOOL:${BACKSWEEP_WERROR}>>:-Werror>")
 if(BACKSWEEP_SANITIZE)
   # -O1 -g1: sanitized template-heavy tests compile 6x faster than at -O2 -g, and the
   # reports still name files and lines.

@@ -17,6 +17,7 @@
 namespace backsweep {
 
 inline constexpr std::size_t kLaplacianBlock = 256;
+// (Loops over the R neighbour rows test r != R: R may be 0, and nvcc warns of r < 0.)
 
 namespace detail {
 
@@ -58,7 +59,7 @@ void laplacian_rows(const Grid& grid, const std::array<const T*, K>& fields, F& 
                             double right_weight, std::size_t k) {
       const T* u = fields[k] + row + i;
       T sum = u[0] * T(centre) + u[left] * T(left_weight) + u[right] * T(right_weight);
-      for (std::size_t r = 0; r < R; ++r) sum += u[offset[r]] * T(weight[r]);
+      for (std::size_t r = 0; r != R; ++r) sum += u[offset[r]] * T(weight[r]);
       return sum;
     };
     for (std::size_t first = 0; first < nx; first += kLaplacianBlock) {
@@ -68,11 +69,11 @@ void laplacian_rows(const Grid& grid, const std::array<const T*, K>& fields, F& 
       for (std::size_t k = 0; k < K; ++k) {
         const T* const c = fields[k] + row;
         std::array<const T*, R + 1> neighbour{};
-        for (std::size_t r = 0; r < R; ++r) neighbour[r] = c + offset[r];
+        for (std::size_t r = 0; r != R; ++r) neighbour[r] = c + offset[r];
         T* const out = buffer[k];  // out[j] is point row + first + j
         for (std::size_t i = begin; i < stop; ++i) {
           T sum = c[i] * T(centre) + (c[i - 1] + c[i + 1]) * T(cx);
-          for (std::size_t r = 0; r < R; ++r) sum += neighbour[r][i] * T(weight[r]);
+          for (std::size_t r = 0; r != R; ++r) sum += neighbour[r][i] * T(weight[r]);
           out[i - first] = sum;
         }
         if (first == 0)

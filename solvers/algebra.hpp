@@ -7,12 +7,17 @@
 //
 // An algebra provides
 //   template <class T> using vector = ...;       owning storage for n values of T
+//   template <class T> using storage = ...;      the same, its elements left uninitialised
+//                                                (checkpoint slots: written before read)
 //   for_each(n, op)                              op(i) for i in [0, n), any order
 //   sum(n, op)                                   the sum of op(i), a double, in a FIXED
 //                                                order (results must not depend on threads)
 //   first_index(n, predicate)                    the least i with predicate(i), or n
 #include <concepts>
 #include <cstddef>
+#include <memory>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "models/host_device.hpp"
@@ -34,9 +39,33 @@ struct ProbePredicate {
 template <class A>
 concept Algebra = requires(std::size_t n) {
   typename A::template vector<double>;
+  typename A::template storage<double>;
   A::for_each(n, detail::ProbeOperation{});
   { A::sum(n, detail::ProbeTerm{}) } -> std::convertible_to<double>;
   { A::first_index(n, detail::ProbePredicate{}) } -> std::convertible_to<std::size_t>;
+};
+
+// An allocator whose vectors leave new elements default-initialised (no zeroing): for
+// storage written before it is read, where zeroing gigabytes of slots would cost a pass.
+template <class U, class Base = std::allocator<U>>
+struct DefaultInitAllocator : Base {
+  using value_type = U;
+  template <class V>
+  struct rebind {
+    using other = DefaultInitAllocator<V, typename std::allocator_traits<Base>::template rebind_alloc<V>>;
+  };
+  DefaultInitAllocator() = default;
+  template <class V, class B>
+  DefaultInitAllocator(const DefaultInitAllocator<V, B>&) {}
+  template <class V>
+  void construct(V* p) {
+    ::new (static_cast<void*>(p)) V;
+  }
+  template <class V, class... Args>
+  void construct(V* p, Args&&... args) {
+    ::new (static_cast<void*>(p)) V(std::forward<Args>(args)...);
+  }
+  friend bool operator==(const DefaultInitAllocator&, const DefaultInitAllocator&) { return true; }
 };
 
 // Contiguous host memory, components in index order. The loops inline into the caller,
@@ -44,6 +73,8 @@ concept Algebra = requires(std::size_t n) {
 struct CpuAlgebra {
   template <class T>
   using vector = std::vector<T>;
+  template <class T>
+  using storage = std::vector<T, DefaultInitAllocator<T>>;
 
   template <class Operation>
   BACKSWEEP_INLINE static void for_each(std::size_t n, Operation&& op) {
@@ -66,5 +97,12 @@ struct CpuAlgebra {
 };
 
 static_assert(Algebra<CpuAlgebra>);
+
+// Host values moved into the algebra's vector (no copy where that is a std::vector).
+template <Algebra A, class T>
+typename A::template vector<T> to_algebra(std::vector<T> values) {
+  if constexpr (std::is_same_v<typename A::template vector<T>, std::vector<T>>) return values;
+  else return typename A::template vector<T>(values.begin(), values.end());
+}
 
 }  // namespace backsweep

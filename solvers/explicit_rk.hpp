@@ -145,6 +145,35 @@ class ExplicitRK {
   std::size_t vjp_evaluations() const { return vjp_evaluations_; }
   VjpMethod vjp_method() const { return derivatives_.method(); }
 
+ public:
+  // Kernel functors are public: CUDA names a kernel's functor type outside the class.
+  // kbar = h (b lambda + sum_{first <= j < count} weight_j Ybar_j), zero weights skipped.
+  // The weights are copied in (a device kernel cannot read the stepper's).
+  struct StageAdjointSum {
+    const T* lambda;
+    double b;
+    const T* adjoints;
+    std::size_t stride;
+    double weight[kMaxStages];
+    int first, count;
+    double h;
+    T* out;
+    BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE StageAdjointSum(const T* lambda, double b, const T* adjoints,
+                                                           std::size_t stride, const double* weights,
+                                                           int first, int count, double h, T* out)
+        : lambda(lambda), b(b), adjoints(adjoints), stride(stride), weight{}, first(first),
+          count(count), h(h), out(out) {
+      for (int j = first; j < count; ++j) weight[j] = weights[j];
+    }
+    BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void operator()(std::size_t k) const {
+      T sum = detail::scaled(lambda[k], h * b);  // b = 0 adds nothing: 0 lambda is 0
+      for (int j = first; j < count; ++j)
+        if (weight[j] != 0.0)
+          sum += detail::scaled(adjoints[std::size_t(j) * stride + k], h * weight[j]);
+      out[k] = sum;
+    }
+  };
+
  private:
   BACKSWEEP_INLINE T* slope(T* slopes, int i) const {
     return slopes + std::size_t(i) * state_size();
@@ -160,25 +189,6 @@ class ExplicitRK {
     const std::size_t n = state_size();
     A::for_each(n, detail::WeightedSum<T>{base, slopes, n, weight, count, h, out});
   }
-
-  // kbar = h (b lambda + sum_{first <= j < count} weight_j Ybar_j), zero weights skipped.
-  struct StageAdjointSum {
-    const T* lambda;
-    double b;
-    const T* adjoints;
-    std::size_t stride;
-    const double* weight;
-    int first, count;
-    double h;
-    T* out;
-    BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void operator()(std::size_t k) const {
-      T sum = detail::scaled(lambda[k], h * b);  // b = 0 adds nothing: 0 lambda is 0
-      for (int j = first; j < count; ++j)
-        if (weight[j] != 0.0)
-          sum += detail::scaled(adjoints[std::size_t(j) * stride + k], h * weight[j]);
-      out[k] = sum;
-    }
-  };
 
   BACKSWEEP_INLINE void forward(const StepInterval& step, const T* y, const T* p, T* y_next,
                                 T* error, T* slopes, T* stage) {

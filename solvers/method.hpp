@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <utility>
 #include <string_view>
+#include <type_traits>
 
 #include "models/model.hpp"
 #include "solvers/algebra.hpp"
@@ -91,8 +92,14 @@ decltype(auto) with_stepper(const M& model, const Method& method, F&& f) {
     throw std::invalid_argument(std::string(method.name()) +
                                 " is integrated by SUNDIALS: this needs a backsweep method (e.g. sdirk4)");
   if (method.implicit()) {
-    ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
-    return f(stepper);
+    // Newton's linear solves are host code: implicit methods run on the CPU algebra.
+    if constexpr (std::is_same_v<A, CpuAlgebra>) {
+      ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
+      return f(stepper);
+    } else {
+      throw std::invalid_argument(std::string(method.name()) +
+                                  " is implicit: implicit methods run on the CPU backend only");
+    }
   }
   ExplicitRK<M, T, A> stepper(model, *method.tableau);
   return f(stepper);

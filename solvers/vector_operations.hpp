@@ -11,6 +11,7 @@
 
 #include "models/dual.hpp"
 #include "solvers/algebra.hpp"
+#include "solvers/butcher_tableau.hpp"
 
 namespace backsweep {
 
@@ -65,17 +66,26 @@ struct Axpy {
 // out = base + sum_{j < count, weight[j] != 0} (h weight[j]) v_j, the v_j laid out one
 // after another `stride` apart (the stages of a Runge-Kutta step); base may be null (then
 // out is the sum alone, 0 when every weight is 0). The sum runs in j order, so its
-// rounding is the same on every algebra. `count` is usually a compile-time constant after
+// rounding is the same on every algebra. The weights are copied in: a device kernel
+// cannot read the host's tableau. `count` is usually a compile-time constant after
 // inlining, and the whole sum unrolls.
 template <class T>
 struct WeightedSum {
   const T* base;
   const T* v;
   std::size_t stride;
-  const double* weight;
+  double weight[kMaxStages];
   int count;
   double h;
   T* out;
+
+  BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE WeightedSum(const T* base, const T* v, std::size_t stride,
+                                                     const double* weights, int count, double h,
+                                                     T* out)
+      : base(base), v(v), stride(stride), weight{}, count(count), h(h), out(out) {
+    for (int j = 0; j < count; ++j) weight[j] = weights[j];
+  }
+
   BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void operator()(std::size_t i) const {
     int j = 0;
     while (j < count && weight[j] == 0.0) ++j;
@@ -187,6 +197,17 @@ double error_norm(std::size_t n, const T* error, const T* y, const T* y_next, do
 template <Algebra A, class T>
 double scaled_rms_norm(std::size_t n, const T* v, const T* y, double rtol, double atol) {
   return std::sqrt(A::sum(n, detail::ScaledSquared<T>{v, y, rtol, atol}) / double(n));
+}
+
+// counts[bin_of(i)] += 1 for every i < n (each bin_of(i) < bins). Counting is a
+// read-modify-write on shared bins: an algebra that can count in parallel has its own
+// count_bins; any other counts in order on the host.
+template <Algebra A, class BinOf>
+void count_bins(std::size_t n, const BinOf& bin_of, std::size_t bins, std::size_t* counts) {
+  if constexpr (requires { A::count_bins(n, bin_of, bins, counts); })
+    A::count_bins(n, bin_of, bins, counts);
+  else
+    for (std::size_t i = 0; i < n; ++i) ++counts[bin_of(i)];
 }
 
 }  // namespace backsweep

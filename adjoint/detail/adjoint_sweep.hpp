@@ -36,7 +36,8 @@ class AdjointSweep {
     std::stable_sort(observations_.begin(), observations_.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     next_observation_ = observations_.size();
-    if constexpr (std::is_same_v<T, double>)
+    // The probe evaluates the model on host vectors (an algebra of its own is future work).
+    if constexpr (std::is_same_v<T, double> && std::is_same_v<A, CpuAlgebra>)
       if (problem.method.family == Method::Family::explicit_rk)
         stiffness_.emplace(stepper.model(), real_stability_limit(*problem.method.tableau));
   }
@@ -93,9 +94,9 @@ class AdjointSweep {
   // A NaN that reached only the value or dJ/dp is reported too (as backward, step 0).
   void check_results(const T& value, const std::vector<T>& dJ_dp, double t_start) {
     if (nonfinite_) return;
-    std::vector<T> all(dJ_dp);
+    std::vector<T> all(dJ_dp);  // on the host
     all.push_back(value);
-    const std::size_t component = first_non_finite<A>(all.size(), all.data());
+    const std::size_t component = first_non_finite<CpuAlgebra>(all.size(), all.data());
     if (component < all.size()) nonfinite_ = NonFinite{"backward", 0, component, t_start};
   }
 
@@ -158,7 +159,7 @@ class AdjointSweep {
   std::size_t n_, n_user_, np_;
   typename A::template vector<T> lambda_, step_mu_;
   CompensatedSum<T, A> mu_;
-  std::vector<T> grad_y_, grad_p_;
+  typename A::template vector<T> grad_y_, grad_p_;  // the objective's terms, added on the algebra
   ScalarGradient<T> scalar_;
   std::vector<std::pair<double, std::size_t>> observations_;  // (time, term), by time
   std::size_t next_observation_;

@@ -178,6 +178,9 @@ class CompensatedSum {
     else compensation += (x - t) + sum;
     sum = t;
   }
+
+ public:
+  // Kernel functors are public: CUDA names a kernel's functor type outside the class.
   struct Add {
     V *sum, *compensation;
     const V* x;
@@ -185,6 +188,8 @@ class CompensatedSum {
       accumulate(sum[i], compensation[i], x[i]);
     }
   };
+
+ private:
   typename A::template vector<V> sum_, compensation_;
 };
 

@@ -113,7 +113,8 @@ class ScheduleBackend {
   using Position = typename Walk::Position;
 
   ScheduleBackend(S& stepper, Walk& walk, AdjointSweep<S, M, Obj>& sweep,
-                  CheckpointStore<T, A>& store, const std::vector<T>& p, const std::vector<T>& y0,
+                  CheckpointStore<T, A>& store, const std::vector<T>& p,
+                  const typename A::template vector<T>& y0,
                   Position start)
       : stepper_(stepper), walk_(walk), sweep_(sweep), store_(store), p_(p),
         n_(stepper.state_size()), current_(y0.begin(), y0.end()), next_(n_), at_(start),

@@ -1,0 +1,234 @@
+#pragma once
+// ThrustAlgebra: the engine's vector operations (solvers/algebra.hpp) on Thrust's device
+// system, one thread a component. The same source builds twice: with nvcc, where the
+// device is a CUDA GPU, and with the host compiler on Thrust's OpenMP system
+// (-DTHRUST_DEVICE_SYSTEM=THRUST_DEVICE_SYSTEM_OMP -fopenmp), which is how CI runs it.
+// Steppers, the sweep and the schedule executor are not copied: they take this algebra
+// as a template argument, and the schedule still runs on the host.
+//
+// Vectors live in memory both sides can address: CUDA managed memory (kernels do the
+// work; the host reads what objectives and outputs need in place), or plain host memory
+// on OpenMP. New elements are not zeroed: the engine writes before it reads, and zeroing
+// on the host would pull every page back from the device.
+//
+// Sums run in an order fixed by n alone (strided partial sums, then the partials in
+// index order), never by thread counts or the backend, so every run of a build agrees
+// bitwise.
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <vector>
+
+#include <thrust/execution_policy.h>
+#include <thrust/find.h>
+#include <thrust/for_each.h>
+#include <thrust/iterator/counting_iterator.h>
+
+#include "models/host_device.hpp"
+#include "solvers/algebra.hpp"
+
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA
+#include <cuda_runtime.h>
+#define BACKSWEEP_THRUST_CUDA 1
+#else
+#define BACKSWEEP_THRUST_CUDA 0
+#endif
+
+namespace backsweep::gpu {
+
+// Memory the device computes on and the host can read: managed (CUDA) or host memory.
+template <class T>
+struct SharedAllocator {
+  using value_type = T;
+  SharedAllocator() = default;
+  template <class U>
+  SharedAllocator(const SharedAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+#if BACKSWEEP_THRUST_CUDA
+    void* p = nullptr;
+    if (cudaMallocManaged(&p, n * sizeof(T)) != cudaSuccess) throw std::bad_alloc();
+    // Pages are made on the device now, not one fault at a time on first touch.
+    int device = 0;
+    cudaGetDevice(&device);
+#if CUDART_VERSION >= 13000
+    cudaMemLocation location{};
+    location.type = cudaMemLocationTypeDevice;
+    location.id = device;
+    cudaMemPrefetchAsync(p, n * sizeof(T), location, 0, nullptr);
+#else
+    cudaMemPrefetchAsync(p, n * sizeof(T), device, nullptr);
+#endif
+    return static_cast<T*>(p);
+#else
+    return std::allocator<T>().allocate(n);
+#endif
+  }
+  void deallocate(T* p, std::size_t n) {
+#if BACKSWEEP_THRUST_CUDA
+    (void)n;
+    cudaFree(p);
+#else
+    std::allocator<T>().deallocate(p, n);
+#endif
+  }
+  friend bool operator==(const SharedAllocator&, const SharedAllocator&) { return true; }
+};
+
+// Memory the device writes a few values to and the host reads at once (pinned host
+// memory under CUDA: no page migration for a sum's last partials).
+template <class T>
+struct HostReadAllocator {
+  using value_type = T;
+  HostReadAllocator() = default;
+  template <class U>
+  HostReadAllocator(const HostReadAllocator<U>&) {}
+  T* allocate(std::size_t n) {
+#if BACKSWEEP_THRUST_CUDA
+    void* p = nullptr;
+    if (cudaMallocHost(&p, n * sizeof(T)) != cudaSuccess) throw std::bad_alloc();
+    return static_cast<T*>(p);
+#else
+    return std::allocator<T>().allocate(n);
+#endif
+  }
+  void deallocate(T* p, std::size_t n) {
+#if BACKSWEEP_THRUST_CUDA
+    (void)n;
+    cudaFreeHost(p);
+#else
+    std::allocator<T>().deallocate(p, n);
+#endif
+  }
+  friend bool operator==(const HostReadAllocator&, const HostReadAllocator&) { return true; }
+};
+
+// K sums at once, as one term's K values.
+template <int K>
+struct Sums {
+  double value[K] = {};
+};
+
+namespace detail {
+
+// partial[k] = the sums of term(i) over i = k, k + parts, k + 2 parts, ... < n, in that
+// order (neighbouring threads read neighbouring components); K values a partial.
+template <int K, class Term>
+struct StridedPartialSums {
+  Term term;
+  std::size_t n, parts;
+  Sums<K>* partial;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t k) const {
+    Sums<K> sum;
+    for (std::size_t i = k; i < n; i += parts) {
+      const Sums<K> t = term(i);
+      for (int m = 0; m < K; ++m) sum.value[m] += t.value[m];
+    }
+    partial[k] = sum;
+  }
+};
+
+template <int K>
+struct ReadPartial {
+  const Sums<K>* partial;
+  BACKSWEEP_HOST_DEVICE Sums<K> operator()(std::size_t k) const { return partial[k]; }
+};
+
+template <class Term>
+struct OneSum {
+  Term term;
+  BACKSWEEP_HOST_DEVICE Sums<1> operator()(std::size_t i) const { return {{term(i)}}; }
+};
+
+// Counts of bins: column k of `counts` (bins rows, `parts` apart) counts bin_of(i) over
+// i = k, k + parts, ... < n. Each thread owns its column: no atomics, and counts are
+// integers, so the totals do not depend on any order.
+template <class BinOf>
+struct StridedCounts {
+  BinOf bin_of;
+  std::size_t n, parts, bins;
+  std::uint32_t* counts;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t k) const {
+    for (std::size_t b = 0; b < bins; ++b) counts[b * parts + k] = 0;
+    for (std::size_t i = k; i < n; i += parts) ++counts[bin_of(i) * parts + k];
+  }
+};
+
+// The second level: thread (b, j) adds row b's columns j, j + parts2, ... of the first.
+struct SumColumns {
+  const std::uint32_t* first;
+  std::size_t parts1, parts2;
+  std::uint64_t* second;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t t) const {
+    const std::size_t b = t / parts2, j = t % parts2;
+    std::uint64_t sum = 0;
+    for (std::size_t k = j; k < parts1; k += parts2) sum += first[b * parts1 + k];
+    second[t] = sum;
+  }
+};
+
+}  // namespace detail
+
+struct ThrustAlgebra {
+  template <class T>
+  using vector = std::vector<T, DefaultInitAllocator<T, SharedAllocator<T>>>;
+  template <class T>
+  using storage = vector<T>;
+
+  // Partial sums: the first level's count (enough threads to fill a GPU), then the
+  // second's (few enough for the host to add at once).
+  static constexpr std::size_t kFirstParts = std::size_t(1) << 15, kSecondParts = 256;
+
+  template <class Operation>
+  static void for_each(std::size_t n, const Operation& op) {
+    if (n == 0) return;
+    thrust::for_each_n(thrust::device, thrust::counting_iterator<std::size_t>(0), n, op);
+  }
+
+  template <class Term>
+  static double sum(std::size_t n, const Term& term) {
+    return sums<1>(n, detail::OneSum<Term>{term}).value[0];
+  }
+
+  // K sums in one pass: term(i) returns Sums<K>.
+  template <int K, class Term>
+  static Sums<K> sums(std::size_t n, const Term& term) {
+    Sums<K> total;
+    if (n == 0) return total;
+    // Work buffers kept per host thread: a sum allocates nothing after its first.
+    thread_local vector<Sums<K>> first(kFirstParts);
+    thread_local std::vector<Sums<K>, HostReadAllocator<Sums<K>>> second(kSecondParts);
+    const std::size_t parts1 = std::min(n, kFirstParts), parts2 = std::min(parts1, kSecondParts);
+    for_each(parts1, detail::StridedPartialSums<K, Term>{term, n, parts1, first.data()});
+    for_each(parts2, detail::StridedPartialSums<K, detail::ReadPartial<K>>{{first.data()}, parts1, parts2,
+                                                                          second.data()});
+    for (std::size_t k = 0; k < parts2; ++k)
+      for (int m = 0; m < K; ++m) total.value[m] += second[k].value[m];
+    return total;
+  }
+
+  // counts[bin_of(i)] += 1 for every i < n, in two levels of per-thread counts.
+  template <class BinOf>
+  static void count_bins(std::size_t n, const BinOf& bin_of, std::size_t bins, std::size_t* counts) {
+    if (n == 0) return;
+    const std::size_t parts1 = std::min(n, kFirstParts), parts2 = std::min(parts1, kSecondParts);
+    thread_local vector<std::uint32_t> first;
+    thread_local std::vector<std::uint64_t, HostReadAllocator<std::uint64_t>> second;
+    if (first.size() < bins * parts1) first.resize(bins * parts1);
+    if (second.size() < bins * parts2) second.resize(bins * parts2);
+    for_each(parts1, detail::StridedCounts<BinOf>{bin_of, n, parts1, bins, first.data()});
+    for_each(bins * parts2, detail::SumColumns{first.data(), parts1, parts2, second.data()});
+    for (std::size_t b = 0; b < bins; ++b)
+      for (std::size_t j = 0; j < parts2; ++j) counts[b] += second[b * parts2 + j];
+  }
+
+  template <class Predicate>
+  static std::size_t first_index(std::size_t n, const Predicate& predicate) {
+    const auto first = thrust::counting_iterator<std::size_t>(0);
+    return std::size_t(*thrust::find_if(thrust::device, first, first + n, predicate));
+  }
+};
+
+static_assert(Algebra<ThrustAlgebra>);
+
+}  // namespace backsweep::gpu
