@@ -3,8 +3,8 @@
 //    and revolve with 20 slots (the same engine on each; only the algebra and the model's
 //    kernels differ), and how far the backend's gradient field is from the CPU's;
 //  - the backend's right-hand side and VJP kernels against a STREAM triad run on the same
-//    backend (bytes as STREAM counts them: triad 24, RHS 32, VJP 48 a point), and under
-//    CUDA against the device's peak memory bandwidth.
+//    backend (arrays of at least 2^24 values; bytes as STREAM counts them: triad 24, RHS
+//    32, VJP 48 a point), and under CUDA against the device's peak memory bandwidth.
 // The grid spacing is 64^2's on [0, 2.5)^2 at every size, so the step stays stable.
 //   OpenMP (this machine): build/bench/bench_backend_gray_scott_omp [side...]
 //   CUDA: scripts/gpu_check.sh
@@ -100,16 +100,20 @@ int main(int argc, char** argv) {
 
     // Kernels on the backend, each repeated to take a few milliseconds at least.
     ThrustAlgebra::vector<double> y(2 * n), f(2 * n), lambda(2 * n), vjp_y(2 * n);
+    // STREAM's rule for the triad: arrays well beyond the last-level cache.
+    const std::size_t stream = std::max<std::size_t>(2 * n, std::size_t(1) << 24);
+    ThrustAlgebra::vector<double> a(stream), b(stream, 1.0), c(stream, 2.0);
     for (std::size_t i = 0; i < 2 * n; ++i) {
       y[i] = 0.5 + 0.25 * double(i % 7);
       lambda[i] = 0.1 * double(i % 5);
     }
     const std::vector<double> p{8e-5, 4e-5, 0.024, 0.06};
     const int times = int(std::max<std::size_t>(3, (std::size_t(1) << 27) / n));
+    const int triads = int(std::max<std::size_t>(3, (std::size_t(1) << 27) / stream));
     const std::vector<double> kernels = bench::interleaved_medians(
         {[&] {
-           for (int k = 0; k < times; ++k)
-             ThrustAlgebra::for_each(2 * n, Triad{f.data(), y.data(), lambda.data()});
+           for (int k = 0; k < triads; ++k)
+             ThrustAlgebra::for_each(stream, Triad{a.data(), b.data(), c.data()});
          },
          [&] { for (int k = 0; k < times; ++k) device(0.0, y.data(), p.data(), f.data()); },
          [&] {
@@ -117,7 +121,7 @@ int main(int argc, char** argv) {
              device.vjp(0.0, y.data(), p.data(), lambda.data(), vjp_y.data(), nullptr);
          }},
         7);
-    const double triad = 24.0 * double(2 * n) * times / kernels[0] / 1e9;
+    const double triad = 24.0 * double(stream) * triads / kernels[0] / 1e9;
     const double rhs = 32.0 * double(n) * times / kernels[1] / 1e9;
     const double vjp = 48.0 * double(n) * times / kernels[2] / 1e9;
 

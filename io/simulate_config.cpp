@@ -89,13 +89,24 @@ void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
                                      config.model + "' does not (use auto or dense)");
 }
 
+// solver.backend: where vectors live and kernels run. Models from config files run on
+// the CPU; the Thrust backend (gpu/) takes C++ models with device kernels.
+void read_backend(const TomlSection& solver) {
+  if (!solver.has("backend")) return;
+  const std::string name = solver.string("backend", "cpu");
+  if (name == "omp" || name == "cuda")
+    solver.fail("backend", "'" + name + "': models from config files run on the cpu backend; the " +
+                               "Thrust backend (omp, cuda) runs C++ models with device kernels (gpu/)");
+  if (name != "cpu") solver.fail("backend", "unknown backend '" + name + "' (known: cpu, omp, cuda)");
+}
+
 void read_solver(const TomlSection& root, SimulateConfig& config) {
   IntegrateOptions& options = config.integrate;
   const auto solver = root.subsection("solver");
   if (!solver) return;
   solver->reject_unknown_keys(
       {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step",
-       "newton_tolerance", "linear_solver"});
+       "newton_tolerance", "linear_solver", "backend"});
   const std::string name = solver->string("method", "dopri5");
   const Method* method = find_method(name);
   if (!method) {
@@ -109,6 +120,7 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
   if (solver->has("newton_tolerance") && !method->implicit())
     solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
   read_linear_solver(*solver, config);
+  read_backend(*solver);
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
   if (solver->has("step") && method->is_sundials())

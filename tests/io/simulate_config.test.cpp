@@ -52,6 +52,7 @@ method = "tsit5"
 rtol = 1e-9
 atol = 1e-12
 max_steps = 1_000
+backend = "cpu"
 [output]
 dir = "results"
 )";
@@ -115,6 +116,8 @@ TEST_CASE("errors name the file, the line and the key") {
       {model + "[time]\nend = 1\noutput_step = 1e-12\n", "time.output_step", "10^7", 5},
       {model + "[time]\nend = 1\noutput = []\n", "time.output", "at least one", 5},
       {model + time + "[solver]\nmin_step = 1\nmax_step = 0.1\n", "solver.min_step", "exceed", 6},
+      {model + time + "[solver]\nbackend = \"cuda\"\n", "solver.backend", "run on the cpu backend", 6},
+      {model + time + "[solver]\nbackend = \"gpu\"\n", "solver.backend", "known: cpu, omp, cuda", 6},
       {model + time + "[parameters]\nmu = 1\nnu = 2\n", "parameters.nu", "this model has: mu", 7},
       {model + time + "[initial]\nz = 1\n", "initial.z", "unknown state", 6},
       {model + time + "[output]\ndir = \"\"\n", "output.dir", "must not be empty", 6},
