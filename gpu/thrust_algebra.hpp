@@ -37,70 +37,62 @@
 
 namespace backsweep::gpu {
 
-// Memory the device computes on and the host can read: managed (CUDA) or host memory.
-template <class T>
-struct SharedAllocator {
+// Where an allocator's memory lives under CUDA (on OpenMP it is all host memory):
+//   shared     managed memory: the device computes on it, the host reads it in place;
+//   host_read  pinned host memory: the device writes a few values the host reads at once
+//              (a sum's last partials), with no page migration.
+enum class Memory { shared, host_read };
+
+template <class T, Memory kMemory>
+struct BackendAllocator {
   using value_type = T;
-  SharedAllocator() = default;
   template <class U>
-  SharedAllocator(const SharedAllocator<U>&) {}
+  struct rebind {
+    using other = BackendAllocator<U, kMemory>;
+  };
+  BackendAllocator() = default;
+  template <class U>
+  BackendAllocator(const BackendAllocator<U, kMemory>&) {}
+
   T* allocate(std::size_t n) {
 #if BACKSWEEP_THRUST_CUDA
     void* p = nullptr;
-    if (cudaMallocManaged(&p, n * sizeof(T)) != cudaSuccess) throw std::bad_alloc();
-    // Pages are made on the device now, not one fault at a time on first touch.
+    const cudaError_t status = kMemory == Memory::shared ? cudaMallocManaged(&p, n * sizeof(T))
+                                                         : cudaMallocHost(&p, n * sizeof(T));
+    if (status != cudaSuccess) throw std::bad_alloc();
+    if (kMemory == Memory::shared) prefetch_to_device(p, n * sizeof(T));
+    return static_cast<T*>(p);
+#else
+    return std::allocator<T>().allocate(n);
+#endif
+  }
+  void deallocate(T* p, std::size_t n) {
+#if BACKSWEEP_THRUST_CUDA
+    (void)n;
+    if (kMemory == Memory::shared) cudaFree(p);
+    else cudaFreeHost(p);
+#else
+    std::allocator<T>().deallocate(p, n);
+#endif
+  }
+  friend bool operator==(const BackendAllocator&, const BackendAllocator&) { return true; }
+
+ private:
+#if BACKSWEEP_THRUST_CUDA
+  // Pages are made on the device now, not one fault at a time on first touch.
+  static void prefetch_to_device(void* p, std::size_t bytes) {
     int device = 0;
     cudaGetDevice(&device);
 #if CUDART_VERSION >= 13000
     cudaMemLocation location{};
     location.type = cudaMemLocationTypeDevice;
     location.id = device;
-    cudaMemPrefetchAsync(p, n * sizeof(T), location, 0, nullptr);
+    cudaMemPrefetchAsync(p, bytes, location, 0, nullptr);
 #else
-    cudaMemPrefetchAsync(p, n * sizeof(T), device, nullptr);
-#endif
-    return static_cast<T*>(p);
-#else
-    return std::allocator<T>().allocate(n);
+    cudaMemPrefetchAsync(p, bytes, device, nullptr);
 #endif
   }
-  void deallocate(T* p, std::size_t n) {
-#if BACKSWEEP_THRUST_CUDA
-    (void)n;
-    cudaFree(p);
-#else
-    std::allocator<T>().deallocate(p, n);
 #endif
-  }
-  friend bool operator==(const SharedAllocator&, const SharedAllocator&) { return true; }
-};
-
-// Memory the device writes a few values to and the host reads at once (pinned host
-// memory under CUDA: no page migration for a sum's last partials).
-template <class T>
-struct HostReadAllocator {
-  using value_type = T;
-  HostReadAllocator() = default;
-  template <class U>
-  HostReadAllocator(const HostReadAllocator<U>&) {}
-  T* allocate(std::size_t n) {
-#if BACKSWEEP_THRUST_CUDA
-    void* p = nullptr;
-    if (cudaMallocHost(&p, n * sizeof(T)) != cudaSuccess) throw std::bad_alloc();
-    return static_cast<T*>(p);
-#else
-    return std::allocator<T>().allocate(n);
-#endif
-  }
-  void deallocate(T* p, std::size_t n) {
-#if BACKSWEEP_THRUST_CUDA
-    (void)n;
-    cudaFreeHost(p);
-#else
-    std::allocator<T>().deallocate(p, n);
-#endif
-  }
-  friend bool operator==(const HostReadAllocator&, const HostReadAllocator&) { return true; }
 };
 
 // K sums at once, as one term's K values.
@@ -171,7 +163,7 @@ struct SumColumns {
 
 struct ThrustAlgebra {
   template <class T>
-  using vector = std::vector<T, DefaultInitAllocator<T, SharedAllocator<T>>>;
+  using vector = std::vector<T, DefaultInitAllocator<T, BackendAllocator<T, Memory::shared>>>;
   template <class T>
   using storage = vector<T>;
 
@@ -197,7 +189,7 @@ struct ThrustAlgebra {
     if (n == 0) return total;
     // Work buffers kept per host thread: a sum allocates nothing after its first.
     thread_local vector<Sums<K>> first(kFirstParts);
-    thread_local std::vector<Sums<K>, HostReadAllocator<Sums<K>>> second(kSecondParts);
+    thread_local std::vector<Sums<K>, BackendAllocator<Sums<K>, Memory::host_read>> second(kSecondParts);
     const std::size_t parts1 = std::min(n, kFirstParts), parts2 = std::min(parts1, kSecondParts);
     for_each(parts1, detail::StridedPartialSums<K, Term>{term, n, parts1, first.data()});
     for_each(parts2, detail::StridedPartialSums<K, detail::ReadPartial<K>>{{first.data()}, parts1, parts2,
@@ -213,7 +205,7 @@ struct ThrustAlgebra {
     if (n == 0) return;
     const std::size_t parts1 = std::min(n, kFirstParts), parts2 = std::min(parts1, kSecondParts);
     thread_local vector<std::uint32_t> first;
-    thread_local std::vector<std::uint64_t, HostReadAllocator<std::uint64_t>> second;
+    thread_local std::vector<std::uint64_t, BackendAllocator<std::uint64_t, Memory::host_read>> second;
     if (first.size() < bins * parts1) first.resize(bins * parts1);
     if (second.size() < bins * parts2) second.resize(bins * parts2);
     for_each(parts1, detail::StridedCounts<BinOf>{bin_of, n, parts1, bins, first.data()});

@@ -7,13 +7,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <numbers>
 #include <vector>
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "adjoint/forward_tangent.hpp"
 #include "adjoint/gradient_check.hpp"
 #include "tests/adjoint/directional_checks.hpp"
+#include "tests/models/gray_scott_fields.hpp"
 #include "models/builtin/gray_scott.hpp"
 
 using namespace backsweep;
@@ -34,25 +34,11 @@ models::GrayScott gray_scott() {
   return models::GrayScott(Grid({kSide, kSide}, {2.5, 2.5}, {Boundary::periodic, Boundary::periodic}));
 }
 
-// v = sin(4 pi x)^2 sin(4 pi y)^2 / 4 on [1, 1.5]^2, else 0; u = 1 - 2 v.
-std::vector<double> initial_fields(const Grid& grid) {
-  std::vector<double> y(2 * grid.points());
-  for (std::size_t point = 0; point < grid.points(); ++point) {
-    const auto at = grid.position(point);
-    const double yy = grid.coordinate(0, at[0]), x = grid.coordinate(1, at[1]);
-    const bool inside = x >= 1 && x <= 1.5 && yy >= 1 && yy <= 1.5;
-    const double s = std::sin(4 * std::numbers::pi * x) * std::sin(4 * std::numbers::pi * yy);
-    y[grid.points() + point] = inside ? s * s / 4 : 0.0;
-    y[point] = 1 - 2 * y[grid.points() + point];
-  }
-  return y;
-}
-
 GradientProblem<models::GrayScott, ProbeObjective> make_problem(const models::GrayScott& model) {
   IntegrateOptions options;
   options.t1 = 200.0;
   options.step = 0.5;
-  return {model, tableaux::rk4, initial_fields(model.grid()), {8e-5, 4e-5, 0.024, 0.06}, {}, options};
+  return {model, tableaux::rk4, testing::gray_scott_initial_fields(model.grid()), {8e-5, 4e-5, 0.024, 0.06}, {}, options};
 }
 
 }  // namespace

@@ -10,7 +10,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <numbers>
 #include <string>
 #include <vector>
 
@@ -18,6 +17,7 @@
 #include "gpu/gray_scott_device.hpp"
 #include "gpu/thrust_algebra.hpp"
 #include "models/builtin/gray_scott.hpp"
+#include "tests/models/gray_scott_fields.hpp"
 
 using namespace backsweep;
 using gpu::ThrustAlgebra;
@@ -68,27 +68,13 @@ struct AtPoint {
   }
 };
 
-// v = sin(4 pi x)^2 sin(4 pi y)^2 / 4 on [1, 1.5]^2, else 0; u = 1 - 2 v.
-std::vector<double> initial_fields(const Grid& grid) {
-  std::vector<double> y(2 * grid.points());
-  for (std::size_t point = 0; point < grid.points(); ++point) {
-    const auto at = grid.position(point);
-    const double yy = grid.coordinate(0, at[0]), x = grid.coordinate(1, at[1]);
-    const bool inside = x >= 1 && x <= 1.5 && yy >= 1 && yy <= 1.5;
-    const double s = std::sin(4 * std::numbers::pi * x) * std::sin(4 * std::numbers::pi * yy);
-    y[grid.points() + point] = inside ? s * s / 4 : 0.0;
-    y[point] = 1 - 2 * y[grid.points() + point];
-  }
-  return y;
-}
-
 template <class M>
 GradientProblem<M, Objective<AtPoint>> gray_scott_problem(const M& model) {
   IntegrateOptions options;
   options.t1 = 200.0;
   options.step = 0.5;
   const std::size_t side = model.grid().size(0), probe = 31 * side + 31;
-  return {model, tableaux::rk4, initial_fields(model.grid()), {8e-5, 4e-5, 0.024, 0.06},
+  return {model, tableaux::rk4, testing::gray_scott_initial_fields(model.grid()), {8e-5, 4e-5, 0.024, 0.06},
           Objective<AtPoint>{AtPoint{probe, side * side + probe}}, options};
 }
 
