@@ -390,6 +390,12 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
     if (problem.method.is_sundials()) return detail::cvodes_gradient(problem, y0, p);
   GradientResult<T> result;
   result.diagnostics.method = std::string(problem.method.name());
+  if constexpr (!std::is_same_v<A, CpuAlgebra>)
+    if (problem.method.is_sundials() || problem.method.implicit()) {  // their solves are host code
+      result.status = IntegrateStatus::invalid_options;
+      result.message = std::string(problem.method.name()) + " runs on the CPU backend only";
+      return result;
+    }
   if (problem.method.is_sundials()) {
     result.status = IntegrateStatus::invalid_options;
     result.message = "SUNDIALS methods give double gradients only";

@@ -1,13 +1,25 @@
-# BACKSWEEP_CUDA: the Thrust backend built for CUDA with nvcc (gpu/), on when nvcc is
-# found. The language is enabled here, at the top, so every folder can build CUDA.
-find_program(BACKSWEEP_NVCC nvcc PATHS /usr/local/cuda/bin)
+# BACKSWEEP_CUDA: the Thrust backend built for CUDA with nvcc (gpu/), on when an nvcc of
+# CUDA 12 or later is found (C++20) and the sanitizers are off. The language is enabled
+# here, at the top, so every folder can build CUDA.
+find_program(BACKSWEEP_NVCC nvcc PATHS /usr/local/cuda/bin NO_DEFAULT_PATH)
+find_program(BACKSWEEP_NVCC nvcc)
 set(cuda_default OFF)
 if(BACKSWEEP_NVCC AND NOT BACKSWEEP_SANITIZE)
-  set(cuda_default ON)
+  execute_process(COMMAND ${BACKSWEEP_NVCC} --version OUTPUT_VARIABLE nvcc_version ERROR_QUIET)
+  if(nvcc_version MATCHES "release ([0-9]+)\\." AND CMAKE_MATCH_1 GREATER_EQUAL 12)
+    set(cuda_default ON)
+  endif()
 endif()
 option(BACKSWEEP_CUDA "Build the Thrust backend for CUDA with nvcc" ${cuda_default})
+if(BACKSWEEP_CUDA AND BACKSWEEP_SANITIZE)
+  message(STATUS "BACKSWEEP_CUDA is off in sanitizer builds")
+  set(BACKSWEEP_CUDA OFF CACHE BOOL "Build the Thrust backend for CUDA with nvcc" FORCE)
+endif()
 if(BACKSWEEP_CUDA)
   if(NOT CMAKE_CUDA_COMPILER)
+    if(NOT BACKSWEEP_NVCC)
+      message(FATAL_ERROR "BACKSWEEP_CUDA is on but no nvcc was found (install the CUDA toolkit, 12 or later)")
+    endif()
     set(CMAKE_CUDA_COMPILER ${BACKSWEEP_NVCC})
   endif()
   # No GPU is needed to compile: Hopper (H100) unless the caller names another, or native.

@@ -5,7 +5,6 @@
 // kernel computes, in the same order, so the field results agree bitwise with it on the
 // OpenMP backend. dJ/dp are sums over the grid, in ThrustAlgebra's fixed order (not the
 // host kernel's: they agree to rounding).
-#include <array>
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -47,7 +46,6 @@ class DeviceGrayScott {
     for (int k = 0; k < 4; ++k) vjp_p[k] = s.value[k];
   }
 
- public:
   // Kernel functors are public: CUDA names a kernel's functor type outside the class.
   struct Rhs {
     GridView grid;
@@ -92,7 +90,6 @@ class DeviceGrayScott {
                lu * (1.0 - u) - lv * v, -(lv * v)}};
     }
   };
-
 
  private:
   Grid grid_;

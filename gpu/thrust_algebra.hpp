@@ -13,7 +13,8 @@
 //
 // Sums run in an order fixed by n alone (strided partial sums, then the partials in
 // index order), never by thread counts or the backend, so every run of a build agrees
-// bitwise.
+// bitwise; for n <= 256 it is the serial order, the CPU algebra's. (Buffers kept in
+// statics are freed at exit, when the CUDA runtime may be gone: cudaFree's error is moot.)
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
@@ -21,7 +22,6 @@
 #include <vector>
 
 #include <thrust/execution_policy.h>
-#include <thrust/find.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -60,7 +60,6 @@ struct BackendAllocator {
     const cudaError_t status = kMemory == Memory::shared ? cudaMallocManaged(&p, n * sizeof(T))
                                                          : cudaMallocHost(&p, n * sizeof(T));
     if (status != cudaSuccess) throw std::bad_alloc();
-    if (kMemory == Memory::shared) prefetch_to_device(p, n * sizeof(T));
     return static_cast<T*>(p);
 #else
     return std::allocator<T>().allocate(n);
@@ -76,23 +75,6 @@ struct BackendAllocator {
 #endif
   }
   friend bool operator==(const BackendAllocator&, const BackendAllocator&) { return true; }
-
- private:
-#if BACKSWEEP_THRUST_CUDA
-  // Pages are made on the device now, not one fault at a time on first touch.
-  static void prefetch_to_device(void* p, std::size_t bytes) {
-    int device = 0;
-    cudaGetDevice(&device);
-#if CUDART_VERSION >= 13000
-    cudaMemLocation location{};
-    location.type = cudaMemLocationTypeDevice;
-    location.id = device;
-    cudaMemPrefetchAsync(p, bytes, location, 0, nullptr);
-#else
-    cudaMemPrefetchAsync(p, bytes, device, nullptr);
-#endif
-  }
-#endif
 };
 
 // K sums at once, as one term's K values.
@@ -159,6 +141,19 @@ struct SumColumns {
   }
 };
 
+// first[k] = the least i = k, k + parts, ... < n with predicate(i), else n.
+template <class Predicate>
+struct StridedFirst {
+  Predicate predicate;
+  std::size_t n, parts;
+  std::size_t* first;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t k) const {
+    std::size_t i = k;
+    while (i < n && !predicate(i)) i += parts;
+    first[k] = i < n ? i : n;
+  }
+};
+
 }  // namespace detail
 
 struct ThrustAlgebra {
@@ -214,10 +209,18 @@ struct ThrustAlgebra {
       for (std::size_t j = 0; j < parts2; ++j) counts[b] += second[b * parts2 + j];
   }
 
+  // The least i < n with predicate(i), or n: each of the first level's threads finds its
+  // first in its strided set, and the least of those is the answer, whatever the order.
+  // (Our own rather than thrust::find_if, whose OpenMP system binds a null reference.)
   template <class Predicate>
   static std::size_t first_index(std::size_t n, const Predicate& predicate) {
-    const auto first = thrust::counting_iterator<std::size_t>(0);
-    return std::size_t(*thrust::find_if(thrust::device, first, first + n, predicate));
+    if (n == 0) return 0;
+    const std::size_t parts = std::min(n, kFirstParts);
+    thread_local std::vector<std::size_t, BackendAllocator<std::size_t, Memory::host_read>> first(kFirstParts);
+    for_each(parts, detail::StridedFirst<Predicate>{predicate, n, parts, first.data()});
+    std::size_t found = n;
+    for (std::size_t k = 0; k < parts; ++k) found = std::min(found, first[k]);
+    return found;
   }
 };
 

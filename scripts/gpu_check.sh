@@ -8,7 +8,7 @@
 #   scripts/gpu_check.sh --run DIR       run what --pack built (on the GPU machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(test_gpu_thrust_gray_scott_cuda bench_backend_gray_scott_cuda)
+targets=(test_gpu_thrust_backend_cuda bench_backend_gray_scott_cuda)
 
 build() {  # build(folder, CUDA architectures)
   cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DBACKSWEEP_CUDA=ON -DBACKSWEEP_WERROR=ON \
@@ -27,17 +27,17 @@ case "${1:-}" in
     out=${2:?--pack needs a folder}
     mkdir -p "$out/lib"
     build "$out/build" 90
-    cp "$out/build/tests/test_gpu_thrust_gray_scott_cuda" "$out/build/bench/bench_backend_gray_scott_cuda" "$out/"
+    cp "$out/build/tests/test_gpu_thrust_backend_cuda" "$out/build/bench/bench_backend_gray_scott_cuda" "$out/"
     # The shared libraries outside the C++ and CUDA runtimes.
-    ldd "$out"/test_gpu_thrust_gray_scott_cuda "$out"/bench_backend_gray_scott_cuda |
+    ldd "$out"/test_gpu_thrust_backend_cuda "$out"/bench_backend_gray_scott_cuda |
       awk '/sundials|klu|amd|colamd|btf|suitesparse|cholmod|gomp|blas|lapack|gfortran|quadmath/ {print $3}' |
       sort -u | xargs -r cp -L -t "$out/lib"
     rm -rf "$out/build" ;;
   --run)
     dir=${2:?--run needs a folder}
     LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-      run "$dir/test_gpu_thrust_gray_scott_cuda" "$dir/bench_backend_gray_scott_cuda" ;;
+      run "$dir/test_gpu_thrust_backend_cuda" "$dir/bench_backend_gray_scott_cuda" ;;
   *)
     build build-gpu native
-    run build-gpu/tests/test_gpu_thrust_gray_scott_cuda build-gpu/bench/bench_backend_gray_scott_cuda ;;
+    run build-gpu/tests/test_gpu_thrust_backend_cuda build-gpu/bench/bench_backend_gray_scott_cuda ;;
 esac

@@ -6,9 +6,10 @@
 // steppers: it supplies its own vector type and runs for_each/sum on the device.
 //
 // An algebra provides
-//   template <class T> using vector = ...;       owning storage for n values of T
-//   template <class T> using storage = ...;      the same, its elements left uninitialised
-//                                                (checkpoint slots: written before read)
+//   template <class T> using vector = ...;       owning storage for n values of T; what
+//                                                vector(n) holds is unspecified (write
+//                                                first, or construct with vector(n, 0))
+//   template <class T> using storage = ...;      the same, never zeroed (checkpoint slots)
 //   for_each(n, op)                              op(i) for i in [0, n), any order
 //   sum(n, op)                                   the sum of op(i), a double, in a FIXED
 //                                                order (results must not depend on threads)

@@ -21,6 +21,7 @@
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
+#include <type_traits>
 
 #include "models/derivatives.hpp"
 #include "models/model.hpp"
@@ -293,7 +294,8 @@ BACKSWEEP_UNROLL
   }
 
   static constexpr std::size_t kStatic = static_state_size<M>;
-  static constexpr bool kLocal = kStatic > 0 && kStatic <= 16;
+  // Stages in local arrays only on the host algebra: a device's kernels cannot read them.
+  static constexpr bool kLocal = std::is_same_v<A, CpuAlgebra> && kStatic > 0 && kStatic <= 16;
 
   const M& model_;
   ButcherTableau tableau_;

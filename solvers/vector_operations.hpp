@@ -1,7 +1,7 @@
 #pragma once
 // The handful of vector operations the engine needs, written once as element-wise
-// operations and run by an Algebra (solvers/algebra.hpp) — on the host loop today, on a
-// device through another algebra. Each operation is a small functor marked
+// operations and run by an Algebra (solvers/algebra.hpp): the host loop (CpuAlgebra) or
+// a device (gpu::ThrustAlgebra). Each operation is a small functor marked
 // BACKSWEEP_HOST_DEVICE that holds raw pointers, so it can be copied into a kernel.
 //
 // Scalars may be double or Dual (tangents ride along); norms and finiteness look at

@@ -1,5 +1,5 @@
 #pragma once
-// The initial fields of the Gray–Scott tests (CONFIG.md's "Fields" problem): on a 2-D
+// The initial fields of the Gray–Scott tests (docs/config.md's "Fields" problem): on a 2-D
 // grid, v = sin(4 pi x)^2 sin(4 pi y)^2 / 4 on [1, 1.5]^2, else 0; u = 1 - 2 v.
 #include <cmath>
 #include <numbers>

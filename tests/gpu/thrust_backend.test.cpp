@@ -1,10 +1,10 @@
 // The engine on ThrustAlgebra against the same engine on the CPU algebra: the algebra's
-// sums and searches, the device Gray–Scott kernels against the host kernel on every kind
-// of wall in 1 to 3 dimensions, and the whole gradient (Gray–Scott 64 x 64, RK4, 400
-// steps, J = u + v at one point; the problem of tests/adjoint/grid_adjoint.test.cpp)
-// under store-all and revolve. On Thrust's OpenMP system the fields agree bitwise; under
-// CUDA (fused multiply-adds in the kernels) to rounding, and the measured difference is
-// printed.
+// sums and searches; a small ODE (Lorenz-63, fixed and adaptive steps); the device
+// Gray–Scott kernels against the host kernel on every kind of wall in 1 to 3 dimensions;
+// and the whole gradient of Gray–Scott 64 x 64 (RK4, 400 steps, J = u + v at one point;
+// the problem of tests/adjoint/grid_adjoint.test.cpp) under store-all and revolve. On
+// Thrust's OpenMP system the results agree bitwise; under CUDA (fused multiply-adds in
+// the kernels) to rounding, and the measured difference is printed.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@
 #include "gpu/gray_scott_device.hpp"
 #include "gpu/thrust_algebra.hpp"
 #include "models/builtin/gray_scott.hpp"
+#include "models/builtin/lorenz63.hpp"
 #include "tests/models/gray_scott_fields.hpp"
 
 using namespace backsweep;
@@ -60,6 +61,13 @@ std::vector<double> some_fields(std::size_t n, double phase) {
   return y;
 }
 
+struct FinalZ {
+  template <class T>
+  T operator()(const T* y, const T*) const {
+    return y[2];
+  }
+};
+
 struct AtPoint {
   std::size_t u, v;
   template <class T>
@@ -98,6 +106,47 @@ TEST_CASE("ThrustAlgebra: sums in a fixed order, exact on integers; first_index 
     x[n / 2] = std::nan("");
     if (n > 7) x[n - 1] = INFINITY;
     CHECK(first_non_finite<ThrustAlgebra>(n, data) == n / 2);
+  }
+}
+
+TEST_CASE("Lorenz-63 on ThrustAlgebra = on the CPU algebra: fixed and adaptive steps, every schedule") {
+  // Small sizes: the sums add in the serial order, so even adaptive step sequences agree.
+  const models::Lorenz63 model;
+  for (const bool adaptive : {false, true}) {
+    IntegrateOptions options;
+    options.t1 = 2.0;
+    if (adaptive) options.rtol = 1e-8, options.atol = 1e-10;
+    else options.step = 0.01;
+    const GradientProblem<models::Lorenz63, Objective<FinalZ>> problem{
+        model, adaptive ? Method(tableaux::dopri5) : Method(tableaux::rk4), {1.0, 1.0, 1.0},
+        {10.0, 28.0, 8.0 / 3.0}, Objective<FinalZ>{}, options};
+    for (const auto schedule : {CheckpointOptions::Schedule::store_all, CheckpointOptions::Schedule::revolve,
+                                CheckpointOptions::Schedule::online}) {
+      CAPTURE(adaptive);
+      CheckpointOptions checkpointing;
+      checkpointing.schedule = schedule;
+      checkpointing.slots = schedule == CheckpointOptions::Schedule::store_all ? 0 : 10;
+      const auto expected = gradient<double>(problem, problem.y0, problem.p, checkpointing);
+      const auto got = gradient<double, ThrustAlgebra>(problem, problem.y0, problem.p, checkpointing);
+      REQUIRE(expected.ok());
+      REQUIRE(got.ok());
+      CHECK(got.diagnostics.steps == expected.diagnostics.steps);
+      check_agreement(got.dJ_dp, expected.dJ_dp, "Lorenz-63 dJ/dp");
+      check_agreement(got.dJ_dy0, expected.dJ_dy0, "Lorenz-63 dJ/dy0");
+    }
+  }
+}
+
+TEST_CASE("Implicit and SUNDIALS methods on ThrustAlgebra: an invalid option, not a throw") {
+  const models::Lorenz63 model;
+  IntegrateOptions options;
+  options.step = 0.01;
+  for (const Method method : {Method(tableaux::sdirk2), Method(sundials_methods::cvodes_bdf)}) {
+    const GradientProblem<models::Lorenz63, Objective<FinalZ>> problem{
+        model, method, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0}, Objective<FinalZ>{}, options};
+    const auto result = gradient<double, ThrustAlgebra>(problem, problem.y0, problem.p);
+    CHECK(result.status == IntegrateStatus::invalid_options);
+    CHECK(result.message.find("CPU backend only") != std::string::npos);
   }
 }
 

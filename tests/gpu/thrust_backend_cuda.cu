@@ -1,4 +1,4 @@
-// tests/gpu/thrust_gray_scott.test.cpp built by nvcc for CUDA. Without a GPU it reports
+// tests/gpu/thrust_backend.test.cpp built by nvcc for CUDA. Without a GPU it reports
 // itself skipped (ctest's SKIP_RETURN_CODE 77) rather than failing.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "tests/gpu/thrust_gray_scott.test.cpp"
+#include "tests/gpu/thrust_backend.test.cpp"
 
 int main(int argc, char** argv) {
   int devices = 0;
