@@ -7,15 +7,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adjoint/discrete_adjoint.hpp"
-#include "adjoint/forward_tangent.hpp"
+#include "apps/config_gradient.hpp"
+#include "apps/ensemble_gradient.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/fit_command.hpp"
 #include "io/fit_config.hpp"
-#include "io/config_objective.hpp"
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
 #include "io/visit_model.hpp"
@@ -47,6 +46,11 @@ const char* const kGradientHelp = R"(Config keys read by gradient, besides those
                              of the adjoint beyond 1/tolerance is chaotic_divergence
                  growing_amplification  growth beyond this is `growing` (default 10)
                  windows     windows of the robust growth-rate fit (default 32)
+  [ensemble]     members     a CSV file: a header of parameter and initial-state names,
+                             then a row a member; or samples = N seeded Latin-hypercube
+                             members (seed, default 1) in [ensemble.ranges]
+                             name = [lower, upper]. A gradient a member in gradient.h5;
+                             solver.backend = "omp" runs the members in parallel
 A fit config ([data] and no [objective], see fit --help) gives the negative
 log-likelihood and its gradient for the estimated parameters, in scaled and linear space.
 Prints the objective and gradient (--json: one JSON object on stdout), warns on stderr
@@ -118,6 +122,7 @@ int run_gradient(const std::string& config_path, bool json) {
     for (int k = 1; k < 10; ++k)
       monitor.interval_times.push_back(sim.integrate.t0 +
                                        (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
+  if (config.ensemble) return run_ensemble_gradient(config, config_path, monitor, json);
 
   // On a grid with [output] vtk: the states and the adjoint fields at these times.
   const FieldEquations* fields = sim.fields();
@@ -129,27 +134,18 @@ int run_gradient(const std::string& config_path, bool json) {
       adjoints.push_back({t, split_fields(fields->fields(), lambda, fields->grid().points())});
   };
 
-  GradientResult<double> result;
-  visit_model(sim, [&](const auto& model) {
-    visit_config_objective(config, [&](const auto& objective) {
-      using M = std::remove_cvref_t<decltype(model)>;
-      using Obj = std::remove_cvref_t<decltype(objective)>;
-      GradientProblem<M, Obj> problem{model,     sim.method, sim.initial_state, sim.parameters,
-                                      objective, sim.integrate, monitor};
-      if (vtk) problem.adjoint_observer = keep_adjoint;
-      result = config.mode == GradientMode::tangent
-                   ? tangent_gradient(problem)
-                   : gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
-    });
-    if (vtk && result.ok()) {
+  const GradientResult<double> result =
+      config_gradient(config, monitor, sim.initial_state, sim.parameters,
+                      vtk ? std::function<void(double, const double*)>(keep_adjoint) : nullptr);
+  if (vtk && result.ok())
+    visit_model(sim, [&](const auto& model) {
       IntegrateOptions at_times = sim.integrate;
       at_times.output_times = field_times;
       std::vector<double> y = sim.initial_state;
       solve_forward(model, sim.method, y.data(), sim.parameters.data(), at_times, [&](double t, const double* state) {
         states.push_back({t, split_fields(fields->fields(), state, fields->grid().points())});
       });
-    }
-  });
+    });
   if (const auto& shortfall = result.diagnostics.short_budget) {
     std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
     return kExitBadInput;

@@ -12,11 +12,8 @@
 #include <exception>
 #include <vector>
 
-#include <thrust/execution_policy.h>
-#include <thrust/for_each.h>
-#include <thrust/iterator/counting_iterator.h>
-
 #include "adjoint/discrete_adjoint.hpp"
+#include "gpu/member_loop.hpp"
 #include "gpu/thrust_algebra.hpp"
 
 static_assert(!BACKSWEEP_THRUST_CUDA, "ensembles run on Thrust's OpenMP system (see gpu/ensemble.hpp)");
@@ -62,8 +59,8 @@ std::vector<GradientResult<double>> ensemble_gradients(const GradientProblem<M, 
     }
     return results;
   }
-  thrust::for_each_n(thrust::device, thrust::counting_iterator<std::size_t>(0), members.size(),
-                     detail::MemberGradient<M, Obj>{&problem, members.data(), &checkpointing, results.data()});
+  for_each_member(members.size(),
+                  detail::MemberGradient<M, Obj>{&problem, members.data(), &checkpointing, results.data()});
   return results;
 }
 

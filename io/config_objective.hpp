@@ -75,13 +75,16 @@ struct ConfigObservation {
 };
 
 // [initial]: numbers, or expressions of the parameters through which dJ/dp flows too.
+// An ensemble member brings its own numbers.
 struct ConfigInitial {
   const SimulateConfig* config;
+  const std::vector<double>* numbers = nullptr;  // default: the config's
   template <class T>
   void operator()(const T* p, T* y0) const {
-    for (std::size_t i = 0; i < config->initial_state.size(); ++i) {
+    const std::vector<double>& values = numbers ? *numbers : config->initial_state;
+    for (std::size_t i = 0; i < values.size(); ++i) {
       const auto& e = config->initial_expressions[i];
-      y0[i] = e ? e->evaluate(p) : T(config->initial_state[i]);
+      y0[i] = e ? e->evaluate(p) : T(values[i]);
     }
   }
 };

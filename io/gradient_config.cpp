@@ -109,6 +109,11 @@ GradientConfig load_gradient_config(const std::string& path) {
   read_gradient(root, config);
   config.checkpointing = detail::read_checkpointing(root, config.simulate.output_dir);
   read_monitor(root, config);
+  config.ensemble = detail::read_ensemble(root, config.simulate);
+  const CheckpointOptions& checkpointing = config.checkpointing.options;
+  if (config.ensemble && checkpointing.disk)
+    throw ConfigError(config.checkpointing.disk_at, "checkpointing.disk",
+                      "ensemble members keep their checkpoints in memory (they would share one disk file)");
   return config;
 }
 

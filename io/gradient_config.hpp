@@ -1,6 +1,6 @@
 #pragma once
 // What `gradient` reads: the simulate sections plus [objective], [gradient] and
-// [checkpointing], [monitor] (docs/config.md). Objective terms are expressions of t, the
+// [checkpointing], [monitor], [ensemble] (docs/config.md). Objective terms are expressions of t, the
 // states, the parameters and the constants, parsed here so that their errors point into
 // the file.
 #include <optional>
@@ -10,6 +10,7 @@
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "io/checkpointing_config.hpp"
+#include "io/ensemble_config.hpp"
 #include "io/simulate_config.hpp"
 #include "models/expression.hpp"
 
@@ -32,6 +33,7 @@ struct GradientConfig {
   GradientMode mode = GradientMode::adjoint;  // [gradient] mode, "auto" resolved
   CheckpointingConfig checkpointing;
   MonitorOptions monitor;                     // [monitor] thresholds
+  std::optional<EnsembleConfig> ensemble;     // [ensemble]: a gradient a member
 };
 
 GradientConfig load_gradient_config(const std::string& path);

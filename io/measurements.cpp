@@ -2,37 +2,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <optional>
 
 #include "io/config_error.hpp"
+#include "io/detail/csv_lines.hpp"
 
 namespace backsweep {
 
 namespace {
-
-struct Cell {
-  std::string text;
-  std::size_t column;  // 1-based, in the line
-};
-
-std::vector<Cell> split(const std::string& line) {
-  std::vector<Cell> cells;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t comma = line.find(',', start);
-    std::string text = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-    std::size_t lead = 0;
-    while (lead < text.size() && (text[lead] == ' ' || text[lead] == '\t')) ++lead;
-    std::size_t end = text.size();
-    while (end > lead && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
-    cells.push_back({text.substr(lead, end - lead), start + lead + 1});
-    if (comma == std::string::npos) return cells;
-    start = comma + 1;
-  }
-}
 
 std::string joined(const std::vector<std::string>& names) {
   std::string text;
@@ -44,34 +21,20 @@ std::string joined(const std::vector<std::string>& names) {
 
 std::vector<Measurement> read_measurements_csv(const std::string& path,
                                                const MeasurementRules& rules) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError({path, 0, 0}, "", "cannot read the measurements file");
-  const std::string content{std::istreambuf_iterator<char>(in), {}};
+  const std::vector<detail::CsvLine> lines = detail::read_csv_lines(path, "the measurements file");
   auto fail = [&](std::size_t line, std::size_t column, const std::string& problem) {
     throw ConfigError({path, line, column}, "", problem);
   };
-  if (content.find('\0') != std::string::npos ||
-      std::any_of(content.begin(), content.end(),
-                  [](char c) { return (unsigned char)c < 32 && c != '\n' && c != '\r' && c != '\t'; }))
-    fail(0, 0, "is not a text CSV file");
-  if (content.find_first_not_of(" \t\r\n") == std::string::npos) fail(0, 0, "is empty");
-
   enum Column { observable, time, value, sigma, experiment, kColumns };
   const char* const names[kColumns] = {"observable", "time", "value", "sigma", "experiment"};
   std::optional<std::size_t> where[kColumns];
   std::vector<Measurement> rows;
   std::vector<double> last_time(rules.experiments.size(), -INFINITY);
   std::size_t line_number = 0, columns = 0;
-  std::size_t start = 0;
   bool header = true;
-  while (start < content.size()) {
-    std::size_t end = content.find('\n', start);
-    if (end == std::string::npos) end = content.size();
-    const std::string line = content.substr(start, end - start);
-    start = end + 1;
-    ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank
-    const std::vector<Cell> cells = split(line);
+  for (const detail::CsvLine& line : lines) {
+    line_number = line.number;
+    const std::vector<detail::CsvCell>& cells = line.cells;
     if (header) {
       header = false;
       columns = cells.size();
@@ -95,17 +58,9 @@ std::vector<Measurement> read_measurements_csv(const std::string& path,
     if (cells.size() != columns)
       fail(line_number, 1, "has " + std::to_string(cells.size()) + " fields, the header " +
                                std::to_string(columns));
-    auto number = [&](Column c) {
-      const Cell& cell = cells[*where[c]];
-      char* stop = nullptr;
-      const double x = std::strtod(cell.text.c_str(), &stop);
-      if (cell.text.empty() || *stop != '\0' || !std::isfinite(x))
-        fail(line_number, cell.column,
-             std::string("column '") + names[c] + "': '" + cell.text + "' is not a finite number");
-      return x;
-    };
+    auto number = [&](Column c) { return detail::csv_number(path, line, cells[*where[c]], names[c]); };
     auto index_of = [&](Column c, const std::vector<std::string>& known, const char* what) {
-      const Cell& cell = cells[*where[c]];
+      const detail::CsvCell& cell = cells[*where[c]];
       const auto it = std::find(known.begin(), known.end(), cell.text);
       if (it == known.end())
         fail(line_number, cell.column,

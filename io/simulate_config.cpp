@@ -25,7 +25,8 @@ std::string joined(auto&& names) {
 const std::initializer_list<std::string_view> kSections = {
     "model",        "parameters", "initial", "time",  "solver",      "objective",
     "gradient",     "checkpointing", "output", "estimate", "observables", "data",
-    "experiments",  "noise",      "optimizer", "lyapunov", "monitor",  "grid"};
+    "experiments",  "noise",      "optimizer", "lyapunov", "monitor",  "grid",
+    "ensemble"};
 
 void read_time(const TomlSection& root, SimulateConfig& config) {
   const auto time = root.subsection("time");
@@ -89,14 +90,20 @@ void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
                                      config.model + "' does not (use auto or dense)");
 }
 
-// solver.backend: where vectors live and kernels run. Models from config files run on
-// the CPU; the Thrust backend (gpu/) takes C++ models with device kernels.
-void read_backend(const TomlSection& solver) {
-  if (!solver.has("backend")) return;
-  const std::string name = solver.string("backend", "cpu");
+// solver.backend: where the work runs. A model from a config file runs on the CPU; with
+// [ensemble], omp runs the members in parallel on Thrust's OpenMP system. The Thrust
+// backend's vectors (omp, cuda) are for C++ models with device kernels (gpu/).
+void read_backend(const TomlSection& root, const TomlSection& solver, SimulateConfig& config) {
+  const std::string name = config.backend = solver.string("backend", "cpu");
+  if (name == "omp" && root.has("ensemble")) {
+    if (!BACKSWEEP_OPENMP_BUILT)
+      solver.fail("backend", "'omp': this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)");
+    return;
+  }
   if (name == "omp" || name == "cuda")
-    solver.fail("backend", "'" + name + "': models from config files run on the cpu backend; the " +
-                               "Thrust backend (omp, cuda) runs C++ models with device kernels (gpu/)");
+    solver.fail("backend", "'" + name + "': models from config files run on the cpu backend, and " +
+                               "[ensemble] members on cpu or omp; the Thrust backend's vectors (omp, " +
+                               "cuda) are for C++ models with device kernels (gpu/)");
   if (name != "cpu") solver.fail("backend", "unknown backend '" + name + "' (known: cpu, omp, cuda)");
 }
 
@@ -120,7 +127,7 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
   if (solver->has("newton_tolerance") && !method->implicit())
     solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
   read_linear_solver(*solver, config);
-  read_backend(*solver);
+  read_backend(root, *solver, config);
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
   if (solver->has("step") && method->is_sundials())

@@ -30,6 +30,7 @@ struct SimulateConfig {
   IntegrateOptions integrate;
   std::string output_dir;              // relative to the working directory
   bool vtk = false;                    // [output] vtk: also VTK files of the fields (grids)
+  std::string backend = "cpu";         // [solver] backend: cpu, or omp for [ensemble] members
 
   // The grid's fields and operators of a model on a grid ([grid]), else null.
   const FieldEquations* fields() const { return expression_model ? expression_model->fields() : nullptr; }
