@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +20,8 @@ namespace {
 
 constexpr std::size_t kMembersPrinted = 10;  // on stderr; the file and --json have all
 
-EnsembleOutput collect(const GradientConfig& config, const std::vector<GradientResult<double>>& results) {
+// The output's names and its member rows, sized; record() fills a member's row.
+EnsembleOutput prepare(const GradientConfig& config) {
   const SimulateConfig& sim = config.simulate;
   const EnsembleConfig& ensemble = *config.ensemble;
   EnsembleOutput out;
@@ -27,33 +29,42 @@ EnsembleOutput collect(const GradientConfig& config, const std::vector<GradientR
   out.mode = to_string(config.mode);
   out.backend = sim.backend;
   out.source = ensemble.source;
-  out.members = results.size();
+  const std::size_t members = out.members = ensemble.members.size();
   for (const VariedValue& v : ensemble.varied) out.varied_names.push_back(v.name);
+  for (const auto& row : ensemble.members) out.values.insert(out.values.end(), row.begin(), row.end());
   for (std::size_t j : config.parameters) out.parameter_names.push_back(sim.parameter_names[j]);
   if (config.initial) out.state_names = sim.state_names;
-  const bool monitored = config.mode == GradientMode::adjoint && !sim.method.is_sundials();
-  for (std::size_t b = 0; b < results.size(); ++b) {
-    const GradientResult<double>& r = results[b];
-    const bool ok = r.ok();
-    out.values.insert(out.values.end(), ensemble.members[b].begin(), ensemble.members[b].end());
-    out.objective.push_back(ok ? r.value : NAN);
-    out.status.push_back(std::size_t(r.status == IntegrateStatus::success && !ok ? IntegrateStatus::non_finite_state
-                                                                                : r.status));
-    out.steps.push_back(r.diagnostics.steps);
-    for (std::size_t j : config.parameters) out.dJ_dp.push_back(ok ? r.dJ_dp[j] : NAN);
-    if (config.initial)
-      for (std::size_t i = 0; i < sim.state_names.size(); ++i) out.dJ_dy0.push_back(ok ? r.dJ_dy0[i] : NAN);
-    if (monitored) {
-      const auto& m = r.diagnostics.monitor;
-      out.verdict.push_back(std::size_t(m ? m->verdict : GrowthVerdict::stable));
-      out.growth_rate.push_back(m ? m->growth_rate : NAN);
-      out.amplification.push_back(m ? m->amplification : NAN);
-    }
+  out.objective.resize(members);
+  out.status.resize(members);
+  out.steps.resize(members);
+  out.dJ_dp.resize(members * out.parameter_names.size());
+  out.dJ_dy0.resize(members * out.state_names.size());
+  if (config.mode == GradientMode::adjoint && !sim.method.is_sundials()) {  // the monitor's
+    out.verdict.resize(members);
+    out.growth_rate.resize(members);
+    out.amplification.resize(members);
   }
   return out;
 }
 
-nlohmann::json member_json(const EnsembleOutput& out, const GradientResult<double>& r, std::size_t b) {
+// Member b's row: only what gradient.h5 holds is kept of a member's result.
+void record(const GradientConfig& config, const GradientResult<double>& r, std::size_t b, EnsembleOutput& out) {
+  const bool ok = r.ok();
+  out.objective[b] = ok ? r.value : NAN;
+  out.status[b] = std::size_t(r.status == IntegrateStatus::success && !ok ? IntegrateStatus::non_finite_state : r.status);
+  out.steps[b] = r.diagnostics.steps;
+  const std::size_t np = out.parameter_names.size(), n = out.state_names.size();
+  for (std::size_t k = 0; k < np; ++k) out.dJ_dp[b * np + k] = ok ? r.dJ_dp[config.parameters[k]] : NAN;
+  for (std::size_t i = 0; i < n; ++i) out.dJ_dy0[b * n + i] = ok ? r.dJ_dy0[i] : NAN;
+  if (!out.verdict.empty()) {
+    const auto& m = r.diagnostics.monitor;
+    out.verdict[b] = std::size_t(m ? m->verdict : GrowthVerdict::stable);
+    out.growth_rate[b] = m ? m->growth_rate : NAN;
+    out.amplification[b] = m ? m->amplification : NAN;
+  }
+}
+
+nlohmann::json member_json(const EnsembleOutput& out, const std::string& message, std::size_t b) {
   nlohmann::json values = nlohmann::json::object(), parameters = nlohmann::json::object(),
                  initial = nlohmann::json::object();
   for (std::size_t k = 0; k < out.varied_names.size(); ++k)
@@ -69,7 +80,7 @@ nlohmann::json member_json(const EnsembleOutput& out, const GradientResult<doubl
                       {"gradient", gradient},
                       {"status", to_string(IntegrateStatus(out.status[b]))},
                       {"steps", out.steps[b]}};
-  if (!r.ok()) j["message"] = r.message;
+  if (out.status[b] != 0) j["message"] = message;
   if (!out.verdict.empty()) j["verdict"] = to_string(GrowthVerdict(out.verdict[b]));
   return j;
 }
@@ -84,33 +95,38 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   std::vector<MemberValues> values;
   for (std::size_t b = 0; b < members; ++b) values.push_back(member_values(sim, ensemble, b));
 
-  std::vector<GradientResult<double>> results(members);
+  EnsembleOutput out = prepare(config);
+  std::vector<std::string> messages(members);
+  std::optional<BudgetShortfall> shortfall;  // the same for every member: member 1's
   const auto start = std::chrono::steady_clock::now();
   for_each_member(members, sim.backend == "omp", [&](std::size_t b) {
+    GradientResult<double> r;
     try {
-      results[b] = config_gradient(config, monitor, values[b].y0, values[b].p);
+      r = config_gradient(config, monitor, values[b].y0, values[b].p);
     } catch (const std::exception& error) {  // a member may not throw: it fails
-      results[b].status = IntegrateStatus::invalid_options;
-      results[b].message = error.what();
+      r.status = IntegrateStatus::invalid_options;
+      r.message = error.what();
     }
+    record(config, r, b, out);
+    messages[b] = r.ok() ? "" : r.message.empty() ? "non-finite value" : r.message;
+    if (b == 0) shortfall = r.diagnostics.short_budget;
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  if (const auto& shortfall = results.front().diagnostics.short_budget) {
+  if (shortfall) {
     std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
     return kExitBadInput;
   }
   std::size_t failed = 0, first_failure = members;
   for (std::size_t b = 0; b < members; ++b)
-    if (!results[b].ok() && failed++ == 0) first_failure = b;
+    if (out.status[b] != 0 && failed++ == 0) first_failure = b;
+  const auto status_name = [&](std::size_t b) { return to_string(IntegrateStatus(out.status[b])); };
   if (failed == members) {
-    const GradientResult<double>& r = results.front();
-    std::cerr << "error: " << config_path << ": every member's gradient failed; member 1 ("
-              << to_string(r.status) << "): " << r.message << '\n';
-    return r.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
+    std::cerr << "error: " << config_path << ": every member's gradient failed; member 1 (" << status_name(0)
+              << "): " << messages[0] << '\n';
+    return IntegrateStatus(out.status[0]) == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
-  const EnsembleOutput out = collect(config, results);
   std::cerr << "gradient ensemble (" << out.mode << ", " << sim.method.name() << ", backend " << sim.backend
             << "): " << members << " members, " << failed << " failed, " << members / seconds
             << " gradients/s\n";
@@ -123,8 +139,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   if (members > kMembersPrinted) std::cerr << "  ... (all members in gradient.h5)\n";
   if (failed)
     std::cerr << "warning: " << failed << " of " << members << " members failed; member " << first_failure + 1
-              << " (" << to_string(results[first_failure].status) << "): " << results[first_failure].message
-              << '\n';
+              << " (" << status_name(first_failure) << "): " << messages[first_failure] << '\n';
   const std::string path = (std::filesystem::path(sim.output_dir) / "gradient.h5").string();
   try {
     std::filesystem::create_directories(sim.output_dir);
@@ -135,7 +150,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   }
   if (json) {
     nlohmann::json list = nlohmann::json::array();
-    for (std::size_t b = 0; b < members; ++b) list.push_back(member_json(out, results[b], b));
+    for (std::size_t b = 0; b < members; ++b) list.push_back(member_json(out, messages[b], b));
     std::cout << nlohmann::json{{"ensemble", {{"members", members},
                                               {"failed", failed},
                                               {"backend", sim.backend},

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -129,10 +130,17 @@ TEST_CASE("members from CSV: each member's gradient is bitwise the single run at
 }
 
 TEST_CASE("seeded Latin-hypercube samples: one per stratum, reproducible, a row a member in gradient.h5") {
-  const std::string ensemble =
-      "[ensemble]\nsamples = 64\nseed = 3\n[ensemble.ranges]\nrho = [20.0, 40.0]\nx = [-1.0, 1.0]\n";
-  const auto first = gradient_json("samples.toml", lorenz("28.0", "1.0", "") + ensemble);
-  const auto again = gradient_json("samples.toml", lorenz("28.0", "1.0", "") + ensemble);
+  // examples/lorenz63_ensemble.toml with 64 members instead of 10^4.
+  std::ifstream in(std::string(BACKSWEEP_SOURCE_DIR) + "/examples/lorenz63_ensemble.toml");
+  std::string config{std::istreambuf_iterator<char>(in), {}};
+  for (const auto& [from, to] : {std::pair<std::string, std::string>{"samples = 10000", "samples = 64"},
+                                 {"out/lorenz63_ensemble", "out"},
+                                 {"backend = \"omp\"", BACKSWEEP_OPENMP_BUILT ? "backend = \"omp\"" : ""}}) {
+    REQUIRE(config.find(from) != std::string::npos);
+    config.replace(config.find(from), from.size(), to);
+  }
+  const auto first = gradient_json("samples.toml", config);
+  const auto again = gradient_json("samples.toml", config);
   CHECK(first["members"] == again["members"]);
   REQUIRE(first["members"].size() == 64);
   std::set<int> rho_strata, x_strata;
