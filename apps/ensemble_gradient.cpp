@@ -58,7 +58,7 @@ void record(const GradientConfig& config, const GradientResult<double>& r, std::
   for (std::size_t i = 0; i < n; ++i) out.dJ_dy0[b * n + i] = ok ? r.dJ_dy0[i] : NAN;
   if (!out.verdict.empty()) {
     const auto& m = r.diagnostics.monitor;
-    out.verdict[b] = std::size_t(m ? m->verdict : GrowthVerdict::stable);
+    out.verdict[b] = m ? std::size_t(m->verdict) : kNoVerdict;
     out.growth_rate[b] = m ? m->growth_rate : NAN;
     out.amplification[b] = m ? m->amplification : NAN;
   }
@@ -81,7 +81,8 @@ nlohmann::json member_json(const EnsembleOutput& out, const std::string& message
                       {"status", to_string(IntegrateStatus(out.status[b]))},
                       {"steps", out.steps[b]}};
   if (out.status[b] != 0) j["message"] = message;
-  if (!out.verdict.empty()) j["verdict"] = to_string(GrowthVerdict(out.verdict[b]));
+  if (!out.verdict.empty())
+    j["verdict"] = out.verdict[b] == kNoVerdict ? nlohmann::json() : to_string(GrowthVerdict(out.verdict[b]));
   return j;
 }
 
@@ -101,14 +102,14 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   const auto start = std::chrono::steady_clock::now();
   for_each_member(members, sim.backend == "omp", [&](std::size_t b) {
     GradientResult<double> r;
-    try {
+    try {  // a member may not throw: it fails
       r = config_gradient(config, monitor, values[b].y0, values[b].p);
-    } catch (const std::exception& error) {  // a member may not throw: it fails
+    } catch (const std::exception& error) {
       r.status = IntegrateStatus::invalid_options;
       r.message = error.what();
     }
-    record(config, r, b, out);
-    messages[b] = r.ok() ? "" : r.message.empty() ? "non-finite value" : r.message;
+    record(config, r, b, out);                  // into rows sized before: no allocation
+    if (!r.ok()) messages[b] = std::move(r.message);  // nor here
     if (b == 0) shortfall = r.diagnostics.short_budget;
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -121,6 +122,8 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   for (std::size_t b = 0; b < members; ++b)
     if (out.status[b] != 0 && failed++ == 0) first_failure = b;
   const auto status_name = [&](std::size_t b) { return to_string(IntegrateStatus(out.status[b])); };
+  for (std::size_t b = 0; b < members; ++b)
+    if (out.status[b] != 0 && messages[b].empty()) messages[b] = "non-finite value";
   if (failed == members) {
     std::cerr << "error: " << config_path << ": every member's gradient failed; member 1 (" << status_name(0)
               << "): " << messages[0] << '\n';

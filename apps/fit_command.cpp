@@ -9,6 +9,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
+#include "apps/parallel_members.hpp"
 #include "fit/data_fit.hpp"
 #include "fit/standard_errors.hpp"
 #include "io/config_objective.hpp"
@@ -123,24 +124,34 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
             << " experiment(s); gradients by the "
             << (mode == GradientMode::adjoint ? "discrete adjoint" : "forward tangent") << " of "
             << sim.method.name()
-            << "; " << config.optimizer.starts << " start(s)\n";
+            << "; " << config.optimizer.starts << " start(s)"
+            << (sim.backend == "omp" ? " in parallel (omp)" : "") << '\n';
 
+  // A fit a start: a fit keeps state between evaluations (the profiled sigma), and with
+  // backend omp the starts run at once. Each start's result is the serial one.
+  std::vector<ConfigFit<M>> fits(config.optimizer.starts, fit);
   const MultistartResult runs = minimize_multistart(
-      [&](const std::vector<double>& theta, std::vector<double>& gradient) {
-        std::string failure;
-        return fit.evaluate(theta, gradient, failure);
+      [&](std::size_t s) -> FitObjective {
+        return [&fit = fits[s]](const std::vector<double>& theta, std::vector<double>& gradient) {
+          std::string failure;
+          return fit.evaluate(theta, gradient, failure);
+        };
       },
       scaled.lower, scaled.upper, config.optimizer,
       [](std::size_t start, std::size_t iteration, double f, double g, double step) {
         std::fprintf(stderr, "  start %zu  iteration %3zu  objective %.10g  |grad| %.3e  step %.3e\n",
                      start + 1, iteration, f, g, step);
+      },
+      [parallel = sim.backend == "omp"](std::size_t count, const std::function<void(std::size_t)>& work) {
+        for_each_member(count, parallel, work);
       });
   const StartResult& best = runs.starts[runs.best];
   if (!std::isfinite(best.objective)) {
-    if (const auto& shortfall = fit.short_budget()) {
-      std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
-      return kExitBadInput;
-    }
+    for (const ConfigFit<M>& start_fit : fits)
+      if (const auto& shortfall = start_fit.short_budget()) {
+        std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
+        return kExitBadInput;
+      }
     std::cerr << "error: " << sim.file << ": the objective failed from every start\n";
     return kExitRunFailed;
   }

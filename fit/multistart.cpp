@@ -40,9 +40,12 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t points, const std::
   return result;
 }
 
-MultistartResult minimize_multistart(const FitObjective& f, const std::vector<double>& lower,
-                                     const std::vector<double>& upper,
-                                     const OptimizerOptions& options, const FitProgress& progress) {
+namespace {
+
+// One L-BFGS-B run from `start`; progress names it start number `index`.
+StartResult minimize_from(const FitObjective& f, const std::vector<double>& start, std::size_t index,
+                          const std::vector<double>& lower, const std::vector<double>& upper,
+                          const OptimizerOptions& options, const FitProgress& progress) {
   LBFGSpp::LBFGSBParam<double> param;
   param.epsilon = options.gradient_tolerance;
   param.epsilon_rel = 0.0;
@@ -51,71 +54,96 @@ MultistartResult minimize_multistart(const FitObjective& f, const std::vector<do
   const std::size_t n = lower.size();
   const Eigen::Map<const Eigen::VectorXd> lb(lower.data(), Eigen::Index(n)), ub(upper.data(), Eigen::Index(n));
 
-  MultistartResult result;
-  for (const std::vector<double>& start :
-       latin_hypercube(options.starts, lower, upper, options.seed)) {
-    StartResult run;
-    run.start = start;
-    run.x = start;
-    run.objective = INFINITY;
-    std::vector<double> x(n), g(n), best_gradient(n, 0.0);
-    // L-BFGS-B sees +Inf where the objective fails; the best point is kept here.
-    auto wrapped = [&](const Eigen::VectorXd& at, Eigen::VectorXd& gradient) {
-      std::copy(at.data(), at.data() + n, x.begin());
-      const double value = f(x, g);
-      ++run.evaluations;
-      if (!std::isfinite(value)) {
-        gradient.setZero();
-        return double(INFINITY);
-      }
-      std::copy(g.begin(), g.end(), gradient.data());
-      if (value < run.objective) {
-        double step = 0.0;
-        for (std::size_t i = 0; i < n; ++i) step += (x[i] - run.x[i]) * (x[i] - run.x[i]);
-        run.objective = value;
-        run.x = x;
-        best_gradient = g;
-        if (progress)
-          progress(result.starts.size(), run.iterations++, value,
-                   projected_gradient_norm(x, g, lower, upper), std::sqrt(step));
-      }
-      return value;
-    };
-    // L-BFGS-B also stops where the objective failed (its gradient is zero there), and a
-    // line search can give up: such a start goes on from its best point, a few times.
-    std::size_t iterations = 0;
-    bool converged = false;
-    std::string stopped;
-    for (int attempt = 0; attempt < 5 && !converged && iterations < options.max_iterations; ++attempt) {
-      LBFGSpp::LBFGSBParam<double> remaining = param;
-      remaining.max_iterations = int(options.max_iterations - iterations);
-      LBFGSpp::LBFGSBSolver<double> solver(remaining);
-      const std::vector<double>& from = attempt == 0 ? start : run.x;
-      Eigen::VectorXd point = Eigen::Map<const Eigen::VectorXd>(from.data(), Eigen::Index(n));
-      double fx = 0.0;
-      try {
-        const int used = solver.minimize(wrapped, point, fx, lb, ub);
-        iterations += std::size_t(used);
-        converged = std::isfinite(fx) && used < remaining.max_iterations;
-      } catch (const std::exception& error) {
-        stopped = std::string("line search stopped: ") + error.what();
-        ++iterations;
-      }
-      converged = converged || (std::isfinite(run.objective) &&
-                                projected_gradient_norm(run.x, best_gradient, lower, upper) <=
-                                    options.gradient_tolerance);
+  StartResult run;
+  run.start = start;
+  run.x = start;
+  run.objective = INFINITY;
+  std::vector<double> x(n), g(n), best_gradient(n, 0.0);
+  // L-BFGS-B sees +Inf where the objective fails; the best point is kept here.
+  auto wrapped = [&](const Eigen::VectorXd& at, Eigen::VectorXd& gradient) {
+    std::copy(at.data(), at.data() + n, x.begin());
+    const double value = f(x, g);
+    ++run.evaluations;
+    if (!std::isfinite(value)) {
+      gradient.setZero();
+      return double(INFINITY);
     }
-    run.projected_gradient_norm = projected_gradient_norm(run.x, best_gradient, lower, upper);
-    run.converged = converged && std::isfinite(run.objective);
-    run.reason = run.converged                           ? "gradient tolerance reached"
-                 : !std::isfinite(run.objective)         ? "the objective failed at every point tried"
-                 : iterations >= options.max_iterations ? "maximum iterations reached"
-                                                         : stopped;
-    result.starts.push_back(run);
+    std::copy(g.begin(), g.end(), gradient.data());
+    if (value < run.objective) {
+      double step = 0.0;
+      for (std::size_t i = 0; i < n; ++i) step += (x[i] - run.x[i]) * (x[i] - run.x[i]);
+      run.objective = value;
+      run.x = x;
+      best_gradient = g;
+      if (progress)
+        progress(index, run.iterations++, value, projected_gradient_norm(x, g, lower, upper), std::sqrt(step));
+    }
+    return value;
+  };
+  // L-BFGS-B also stops where the objective failed (its gradient is zero there), and a
+  // line search can give up: such a start goes on from its best point, a few times.
+  std::size_t iterations = 0;
+  bool converged = false;
+  std::string stopped;
+  for (int attempt = 0; attempt < 5 && !converged && iterations < options.max_iterations; ++attempt) {
+    LBFGSpp::LBFGSBParam<double> remaining = param;
+    remaining.max_iterations = int(options.max_iterations - iterations);
+    LBFGSpp::LBFGSBSolver<double> solver(remaining);
+    const std::vector<double>& from = attempt == 0 ? start : run.x;
+    Eigen::VectorXd point = Eigen::Map<const Eigen::VectorXd>(from.data(), Eigen::Index(n));
+    double fx = 0.0;
+    try {
+      const int used = solver.minimize(wrapped, point, fx, lb, ub);
+      iterations += std::size_t(used);
+      converged = std::isfinite(fx) && used < remaining.max_iterations;
+    } catch (const std::exception& error) {
+      stopped = std::string("line search stopped: ") + error.what();
+      ++iterations;
+    }
+    converged = converged || (std::isfinite(run.objective) &&
+                              projected_gradient_norm(run.x, best_gradient, lower, upper) <=
+                                  options.gradient_tolerance);
   }
+  run.projected_gradient_norm = projected_gradient_norm(run.x, best_gradient, lower, upper);
+  run.converged = converged && std::isfinite(run.objective);
+  run.reason = run.converged                           ? "gradient tolerance reached"
+               : !std::isfinite(run.objective)         ? "the objective failed at every point tried"
+               : iterations >= options.max_iterations ? "maximum iterations reached"
+                                                       : stopped;
+  return run;
+}
+
+}  // namespace
+
+MultistartResult minimize_multistart(const std::function<FitObjective(std::size_t)>& objective_of,
+                                     const std::vector<double>& lower, const std::vector<double>& upper,
+                                     const OptimizerOptions& options, const FitProgress& progress,
+                                     const StartLoop& for_each_start) {
+  const std::vector<std::vector<double>> starts = latin_hypercube(options.starts, lower, upper, options.seed);
+  MultistartResult result;
+  result.starts.resize(starts.size());
+  for_each_start(starts.size(), [&](std::size_t s) {
+    StartResult& run = result.starts[s];
+    try {  // a start may run on a thread that must not throw
+      run = minimize_from(objective_of(s), starts[s], s, lower, upper, options, progress);
+    } catch (const std::exception& error) {
+      run.start = run.x = starts[s];
+      run.objective = INFINITY;
+      run.reason = std::string("the objective threw: ") + error.what();
+    }
+  });
   for (std::size_t s = 1; s < result.starts.size(); ++s)
     if (result.starts[s].objective < result.starts[result.best].objective) result.best = s;
   return result;
+}
+
+MultistartResult minimize_multistart(const FitObjective& f, const std::vector<double>& lower,
+                                     const std::vector<double>& upper,
+                                     const OptimizerOptions& options, const FitProgress& progress) {
+  return minimize_multistart([&](std::size_t) { return f; }, lower, upper, options, progress,
+                             [](std::size_t count, const std::function<void(std::size_t)>& work) {
+                               for (std::size_t s = 0; s < count; ++s) work(s);
+                             });
 }
 
 }  // namespace backsweep

@@ -40,8 +40,19 @@ using FitProgress = std::function<void(std::size_t, std::size_t, double, double,
 std::vector<std::vector<double>> latin_hypercube(std::size_t points, const std::vector<double>& lower,
                                                  const std::vector<double>& upper, std::uint64_t seed);
 
+// The starts one after another, all with f.
 MultistartResult minimize_multistart(const FitObjective& f, const std::vector<double>& lower,
                                      const std::vector<double>& upper,
                                      const OptimizerOptions& options, const FitProgress& progress);
+
+// for_each_start(count, work) calls work(s) for every start s, in any order or at once
+// (a start's result does not depend on the others'). Start s minimises objective_of(s):
+// starts run at once need objectives that share no state. progress may be called from
+// several threads.
+using StartLoop = std::function<void(std::size_t, const std::function<void(std::size_t)>&)>;
+MultistartResult minimize_multistart(const std::function<FitObjective(std::size_t)>& objective_of,
+                                     const std::vector<double>& lower, const std::vector<double>& upper,
+                                     const OptimizerOptions& options, const FitProgress& progress,
+                                     const StartLoop& for_each_start);
 
 }  // namespace backsweep

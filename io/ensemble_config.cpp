@@ -8,12 +8,15 @@
 #include "fit/multistart.hpp"
 #include "io/config_error.hpp"
 #include "io/detail/csv_lines.hpp"
+#include "io/detail/ensemble_section.hpp"
 
 namespace backsweep {
 
 namespace {
 
 using detail::TomlSection;
+
+constexpr std::size_t kMaxSamples = 10'000'000;
 
 std::string known_names(const SimulateConfig& config) {
   std::string text;
@@ -71,7 +74,7 @@ EnsembleConfig read_members_csv(const TomlSection& section, const SimulateConfig
 
 EnsembleConfig read_samples(const TomlSection& section, const SimulateConfig& config) {
   const std::size_t samples = section.count("samples", 0);
-  if (samples == 0) section.fail("samples", "must be at least 1");
+  if (samples == 0 || samples > kMaxSamples) section.fail("samples", "must lie between 1 and 10^7");
   const auto ranges = section.subsection("ranges");
   if (!ranges || ranges->table().empty())
     section.fail("samples", "needs [ensemble.ranges]: name = [lower, upper] for what varies");
@@ -114,7 +117,7 @@ std::optional<EnsembleConfig> read_ensemble(const TomlSection& root, const Simul
   if (!section) return std::nullopt;
   section->reject_unknown_keys({"members", "samples", "seed", "ranges"});
   if (config.fields())
-    section->fail("members", "ensembles vary ODE models; this model is on a grid");
+    section->fail(section->has("samples") ? "samples" : "members", "ensembles vary ODE models; this model is on a [grid]");
   if (section->has("members") == section->has("samples"))
     section->fail("members", "give either members (a CSV file) or samples (with [ensemble.ranges])");
   if (section->has("members")) {

@@ -10,7 +10,6 @@
 #include <string>
 #include <vector>
 
-#include "io/detail/toml_reader.hpp"
 #include "io/simulate_config.hpp"
 
 namespace backsweep {
@@ -34,11 +33,5 @@ struct MemberValues {
 };
 MemberValues member_values(const SimulateConfig& config, const EnsembleConfig& ensemble,
                            std::size_t member);
-
-namespace detail {
-// The [ensemble] section, if there is one. Errors name file, line and key (or the CSV
-// file's line and column).
-std::optional<EnsembleConfig> read_ensemble(const TomlSection& root, const SimulateConfig& config);
-}  // namespace detail
 
 }  // namespace backsweep

@@ -62,6 +62,7 @@ void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path) 
       for (auto v : {GrowthVerdict::stable, GrowthVerdict::growing, GrowthVerdict::chaotic_divergence,
                      GrowthVerdict::stiff})
         verdict_codes.push_back(to_string(v));
+      verdict_codes.push_back("none");  // kNoVerdict
       name_columns(monitor, "verdict", "codes", verdict_codes);
       detail::write_double_dataset(monitor, "growth_rate", {b}, output.growth_rate.data());
       detail::write_double_dataset(monitor, "amplification", {b}, output.amplification.data());

@@ -7,13 +7,16 @@
 //     status names by code, 0 = success), /ensemble/steps [members]
 //   /gradient/parameters [members x reported] and /gradient/initial [members x states]
 //     (attribute names)
-//   /monitor/verdict [members] (attribute codes), /monitor/growth_rate and
+//   /monitor/verdict [members] (attribute codes; kNoVerdict: the member failed before the
+//     monitor reported), /monitor/growth_rate and
 //     /monitor/amplification [members] (adjoint mode)
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace backsweep {
+
+inline constexpr std::size_t kNoVerdict = 4;  // after GrowthVerdict's codes
 
 struct EnsembleOutput {
   std::string model, mode, backend, source;

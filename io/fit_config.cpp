@@ -194,6 +194,8 @@ FitConfig load_fit_config(const std::string& path) {
   const TomlSection root(document, path, "");
   FitConfig config;
   config.simulate = detail::read_simulate_sections(root);
+  if (root.has("ensemble"))
+    root.fail("ensemble", "is for gradient configs with an [objective]; a fit starts from [optimizer] starts");
   read_estimates(root, config);
   read_observables(root, config);
   read_experiments(root, config);

@@ -4,6 +4,7 @@
 
 #include "io/detail/checkpointing_section.hpp"
 #include "io/detail/config_sections.hpp"
+#include "io/detail/ensemble_section.hpp"
 #include "io/detail/expression_reader.hpp"
 
 namespace backsweep {

@@ -90,20 +90,21 @@ void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
                                      config.model + "' does not (use auto or dense)");
 }
 
-// solver.backend: where the work runs. A model from a config file runs on the CPU; with
-// [ensemble], omp runs the members in parallel on Thrust's OpenMP system. The Thrust
-// backend's vectors (omp, cuda) are for C++ models with device kernels (gpu/).
+// solver.backend: where the work runs. A model from a config file runs on the CPU; omp
+// runs [ensemble] members, or a fit's ([data]) starts, in parallel on Thrust's OpenMP
+// system. The Thrust backend's vectors (omp, cuda) are for C++ models with device kernels
+// (gpu/).
 void read_backend(const TomlSection& root, const TomlSection& solver, SimulateConfig& config) {
   const std::string name = config.backend = solver.string("backend", "cpu");
-  if (name == "omp" && root.has("ensemble")) {
+  if (name == "omp" && (root.has("ensemble") || root.has("data"))) {
     if (!BACKSWEEP_OPENMP_BUILT)
       solver.fail("backend", "'omp': this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)");
     return;
   }
   if (name == "omp" || name == "cuda")
     solver.fail("backend", "'" + name + "': models from config files run on the cpu backend, and " +
-                               "[ensemble] members on cpu or omp; the Thrust backend's vectors (omp, " +
-                               "cuda) are for C++ models with device kernels (gpu/)");
+                               "[ensemble] members and a fit's starts on cpu or omp; the Thrust backend's " +
+                               "vectors (omp, cuda) are for C++ models with device kernels (gpu/)");
   if (name != "cpu") solver.fail("backend", "unknown backend '" + name + "' (known: cpu, omp, cuda)");
 }
 

@@ -277,7 +277,7 @@ TEST_CASE("bad [ensemble] input: exit 2 naming the file, line and key or column"
       {lorenz("28.0", "1.0", "") + "[ensemble]\nsamples = 4\n[ensemble.ranges]\nomega = [1, 2]\n",
        {"ensemble.ranges.omega", "unknown name"}},
       {lorenz("28.0", "1.0", "") + "[ensemble]\nmembers = \"good.csv\"\nsize = 3\n", {"ensemble.size"}},
-      {lorenz("28.0", "1.0", "backend = \"omp\""), {"solver.backend", "[ensemble] members on cpu or omp"}},
+      {lorenz("28.0", "1.0", "backend = \"omp\""), {"solver.backend", "[ensemble] members and a fit's starts on cpu or omp"}},
       {lorenz("28.0", "1.0", "backend = \"cuda\"") + "[ensemble]\nmembers = \"good.csv\"\n", {"solver.backend"}},
   };
   for (const auto& [config, expected] : cases) {

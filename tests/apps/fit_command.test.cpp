@@ -278,6 +278,18 @@ TEST_CASE("fit: two experiments with their own initial states, and estimated noi
   const CliRun estimated = run("fit estimated.toml --json");
   CAPTURE(estimated.err);
   REQUIRE(estimated.exit_code == 0);
+  // The 20 starts in parallel (backend omp): every start, and so the fit, is the serial one.
+  std::ofstream(scratch() / "parallel.toml")
+      << replaced(slurp(scratch() / "estimated.toml"), "[solver]", "[solver]\nbackend = \"omp\"");
+  const CliRun parallel = run("fit parallel.toml --json");
+  CAPTURE(parallel.err);
+#if BACKSWEEP_OPENMP_BUILT
+  REQUIRE(parallel.exit_code == 0);
+  for (const char* key : {"objective", "parameters", "sigma", "starts"})
+    CHECK(nlohmann::json::parse(parallel.out)[key] == nlohmann::json::parse(estimated.out)[key]);
+#else
+  CHECK(parallel.exit_code == 2);
+#endif
   const auto sigma = nlohmann::json::parse(estimated.out)["sigma"];
   MESSAGE("profiled noise: prey " << sigma["prey"] << ", predator " << sigma["predator"] << " (truth 0.1)");
   // Pooled over the observables, the profiled variance is that of the noise actually in
