@@ -9,6 +9,7 @@
 #include "io/config_error.hpp"
 #include "io/detail/csv_lines.hpp"
 #include "io/detail/ensemble_section.hpp"
+#include "io/detail/joined.hpp"
 
 namespace backsweep {
 
@@ -19,10 +20,9 @@ using detail::TomlSection;
 constexpr std::size_t kMaxSamples = 10'000'000;
 
 std::string known_names(const SimulateConfig& config) {
-  std::string text;
-  for (const auto* names : {&config.parameter_names, &config.state_names})
-    for (const auto& name : *names) text += (text.empty() ? "" : ", ") + name;
-  return text;
+  std::vector<std::string> names = config.parameter_names;
+  names.insert(names.end(), config.state_names.begin(), config.state_names.end());
+  return detail::joined(names);
 }
 
 // What `name` varies, or an error message.
@@ -79,8 +79,8 @@ EnsembleConfig read_samples(const TomlSection& section, const SimulateConfig& co
   if (!ranges || ranges->table().empty())
     section.fail("samples", "needs [ensemble.ranges]: name = [lower, upper] for what varies");
   EnsembleConfig ensemble;
-  ensemble.source = "latin_hypercube";
-  ensemble.seed = section.count("seed", 1);
+  const std::size_t seed = section.count("seed", 1);
+  ensemble.source = "latin_hypercube, seed " + std::to_string(seed);
   std::vector<double> lower, upper;
   for (const auto& [key, node] : ranges->table()) {
     const std::string name(key.str());
@@ -93,7 +93,7 @@ EnsembleConfig read_samples(const TomlSection& section, const SimulateConfig& co
     lower.push_back(range[0]);
     upper.push_back(range[1]);
   }
-  ensemble.members = latin_hypercube(samples, lower, upper, ensemble.seed);
+  ensemble.members = latin_hypercube(samples, lower, upper, seed);
   return ensemble;
 }
 

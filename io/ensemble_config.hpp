@@ -5,7 +5,6 @@
 // samples in given ranges. What a member does not vary keeps the config's value; an
 // [initial] expression of the parameters is evaluated at the member's parameters.
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,8 +22,7 @@ struct VariedValue {
 struct EnsembleConfig {
   std::vector<VariedValue> varied;
   std::vector<std::vector<double>> members;  // a row a member, in `varied` order
-  std::string source;                        // the CSV path, or "latin_hypercube"
-  std::uint64_t seed = 0;                    // of the samples
+  std::string source;                        // the CSV path, or "latin_hypercube, seed N"
 };
 
 // The member's parameters and initial state.

@@ -13,16 +13,10 @@ namespace {
 
 using detail::Hdf5Handle;
 
-void name_columns(hid_t group, const std::string& dataset, const std::string& attribute,
-                  const std::vector<std::string>& names) {
-  Hdf5Handle set(H5Dopen2(group, dataset.c_str(), H5P_DEFAULT), H5Dclose, "open " + dataset);
-  detail::write_string_array_attribute(set, attribute, names);
-}
-
 void write_table(hid_t group, const std::string& name, std::size_t rows,
                  const std::vector<std::string>& columns, const std::vector<double>& values) {
   detail::write_double_dataset(group, name, {rows, columns.size()}, values.data());
-  name_columns(group, name, "names", columns);
+  detail::write_dataset_names(group, name, "names", columns);
 }
 
 }  // namespace
@@ -46,7 +40,7 @@ void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path) 
     for (auto s : {IntegrateStatus::success, IntegrateStatus::invalid_options, IntegrateStatus::max_steps_reached,
                    IntegrateStatus::step_size_too_small, IntegrateStatus::non_finite_state})
       status_codes.push_back(to_string(s));
-    name_columns(ensemble, "status", "codes", status_codes);
+    detail::write_dataset_names(ensemble, "status", "codes", status_codes);
     detail::write_count_dataset(ensemble, "steps", {b}, output.steps.data());
     ensemble.close();
 
@@ -63,7 +57,7 @@ void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path) 
                      GrowthVerdict::stiff})
         verdict_codes.push_back(to_string(v));
       verdict_codes.push_back("none");  // kNoVerdict
-      name_columns(monitor, "verdict", "codes", verdict_codes);
+      detail::write_dataset_names(monitor, "verdict", "codes", verdict_codes);
       detail::write_double_dataset(monitor, "growth_rate", {b}, output.growth_rate.data());
       detail::write_double_dataset(monitor, "amplification", {b}, output.amplification.data());
       monitor.close();

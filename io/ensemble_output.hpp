@@ -1,7 +1,8 @@
 #pragma once
 // What `gradient` writes for an [ensemble]: <dir>/gradient.h5 with a row a member
 // (written to a temporary name and renamed into place).
-//   root attributes model, mode, backend, source (the members file or latin_hypercube)
+//   root attributes model, mode, backend, source (the members file, or "latin_hypercube,
+//     seed N")
 //   /ensemble/values [members x varied] (attribute names), /ensemble/objective [members]
 //     (NaN where a member failed), /ensemble/status [members] (attribute codes: the
 //     status names by code, 0 = success), /ensemble/steps [members]

@@ -7,6 +7,7 @@
 #include "io/detail/checkpointing_section.hpp"
 #include "io/detail/config_sections.hpp"
 #include "io/detail/expression_reader.hpp"
+#include "io/detail/joined.hpp"
 
 namespace backsweep {
 
@@ -14,11 +15,7 @@ namespace {
 
 using detail::TomlSection;
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
+using detail::joined;
 
 // The entries of an array of tables [[name]]; empty when absent.
 std::vector<TomlSection> table_array(const TomlSection& root, std::string_view name) {

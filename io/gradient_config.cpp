@@ -5,6 +5,7 @@
 #include "io/detail/checkpointing_section.hpp"
 #include "io/detail/config_sections.hpp"
 #include "io/detail/ensemble_section.hpp"
+#include "io/detail/joined.hpp"
 #include "io/detail/expression_reader.hpp"
 
 namespace backsweep {
@@ -62,11 +63,8 @@ void read_gradient(const TomlSection& root, GradientConfig& config) {
     for (const toml::node& item : *list) {
       const auto name = item.value<std::string>();
       const auto it = name ? std::find(names.begin(), names.end(), *name) : names.end();
-      if (it == names.end()) {
-        std::string known;
-        for (const auto& n : names) known += (known.empty() ? "" : ", ") + n;
-        gradient->fail("parameters", "unknown parameter (this model has: " + known + ")");
-      }
+      if (it == names.end())
+        gradient->fail("parameters", "unknown parameter (this model has: " + detail::joined(names) + ")");
       config.parameters.push_back(std::size_t(it - names.begin()));
     }
   }

@@ -12,8 +12,7 @@ using detail::Hdf5Handle;
 void write_named_values(hid_t group, const std::string& name,
                         const std::vector<std::string>& names, const std::vector<double>& values) {
   detail::write_double_dataset(group, name, {values.size()}, values.data());
-  Hdf5Handle set(H5Dopen2(group, name.c_str(), H5P_DEFAULT), H5Dclose, "open " + name);
-  detail::write_string_array_attribute(set, "names", names);
+  detail::write_dataset_names(group, name, "names", names);
 }
 
 void write_diagnostics(hid_t file, const GradientDiagnostics& d) {

@@ -6,16 +6,13 @@
 
 #include "io/config_error.hpp"
 #include "io/detail/csv_lines.hpp"
+#include "io/detail/joined.hpp"
 
 namespace backsweep {
 
 namespace {
 
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text;
-}
+using detail::joined;
 
 }  // namespace
 

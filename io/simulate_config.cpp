@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "io/detail/config_sections.hpp"
+#include "io/detail/joined.hpp"
 #include "io/detail/model_sections.hpp"
 #include "models/builtin/registry.hpp"
 #include "models/sparsity.hpp"
@@ -15,11 +16,7 @@ namespace {
 
 using detail::TomlSection;
 
-std::string joined(auto&& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + std::string(name);
-  return text;
-}
+using detail::joined;
 
 // Sections any command may use; `simulate` checks only those it reads.
 const std::initializer_list<std::string_view> kSections = {

@@ -8,16 +8,11 @@
 #include <unistd.h>
 
 #include "io/detail/expression_reader.hpp"
+#include "io/detail/joined.hpp"
 
 namespace backsweep::detail {
 
 namespace {
-
-std::string joined(const std::vector<std::string>& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + name;
-  return text.empty() ? "none" : text;
-}
 
 Boundary boundary_named(const TomlSection& grid, std::string_view key, const std::string& name) {
   for (Boundary b : {Boundary::periodic, Boundary::dirichlet, Boundary::neumann})

@@ -53,6 +53,12 @@ Hdf5Handle create_group(hid_t location, const std::string& name) {
                     H5Gclose, "create group " + name);
 }
 
+void write_dataset_names(hid_t location, const std::string& dataset, const std::string& attribute,
+                         const std::vector<std::string>& names) {
+  Hdf5Handle set(H5Dopen2(location, dataset.c_str(), H5P_DEFAULT), H5Dclose, "open " + dataset);
+  write_string_array_attribute(set, attribute, names);
+}
+
 void write_string_array_attribute(hid_t location, const std::string& name,
                                   const std::vector<std::string>& values) {
   std::vector<const char*> pointers;

@@ -34,5 +34,8 @@ void write_string_attribute(hid_t location, const std::string& name, const std::
 void write_string_array_attribute(hid_t location, const std::string& name,
                                   const std::vector<std::string>& values);
 void write_double_attribute(hid_t location, const std::string& name, double value);
+// A string-array attribute on the dataset `dataset` of `location` (e.g. its column names).
+void write_dataset_names(hid_t location, const std::string& dataset, const std::string& attribute,
+                         const std::vector<std::string>& names);
 
 }  // namespace backsweep::detail

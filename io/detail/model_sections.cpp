@@ -6,17 +6,12 @@
 
 #include "io/detail/expression_reader.hpp"
 #include "io/detail/grid_sections.hpp"
+#include "io/detail/joined.hpp"
 #include "models/builtin/registry.hpp"
 
 namespace backsweep::detail {
 
 namespace {
-
-std::string joined(const auto& names) {
-  std::string text;
-  for (const auto& name : names) text += (text.empty() ? "" : ", ") + std::string(name);
-  return text.empty() ? "none" : text;
-}
 
 // The names declared so far (t first), to refuse a clash where it is written.
 class DeclaredNames {

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/detail/joined.hpp"
+
 namespace backsweep::detail {
 
 namespace {
@@ -33,10 +35,8 @@ void TomlSection::fail(std::string_view key, const std::string& problem) const {
 void TomlSection::reject_unknown_keys(std::initializer_list<std::string_view> allowed) const {
   for (auto&& [key, node] : table_) {
     if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
-    std::string known;
-    for (std::string_view name : allowed) known += (known.empty() ? "" : ", ") + std::string(name);
     throw ConfigError(position_of(key.source(), file_), key_name(key.str()),
-                      "unknown key (known keys here: " + known + ")");
+                      "unknown key (known keys here: " + joined(allowed) + ")");
   }
 }
 
