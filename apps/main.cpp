@@ -38,14 +38,22 @@ int main(int argc, char** argv) {
   lyapunov->add_flag("--json", json, "print one JSON object with the results on stdout");
   lyapunov->footer(kLyapunovHelp);
 
+  // plan's counts: digits only, so that "-2" is an error rather than 2^64 - 2.
+  const CLI::Validator count(
+      [](std::string& text) {
+        const bool digits = !text.empty() && text.size() <= 18 &&
+                            text.find_first_not_of("0123456789") == std::string::npos;
+        return digits ? std::string() : "'" + text + "' is not a whole number from 0 to 10^18 - 1";
+      },
+      "COUNT");
   PlanRequest request;
   CLI::App* plan = app.add_subcommand("plan", "counts of a checkpoint schedule, per storage level");
-  plan->add_option("--steps", request.steps, "number of time steps N")->required();
-  plan->add_option("--slots", request.slots, "memory slots, the initial state's included")->required();
-  plan->add_option("--disk-slots", request.disk_slots, "disk slots (two_level)");
+  plan->add_option("--steps", request.steps, "number of time steps N")->required()->check(count);
+  plan->add_option("--slots", request.slots, "memory slots, the initial state's included")->required()->check(count);
+  plan->add_option("--disk-slots", request.disk_slots, "disk slots (two_level)")->check(count);
   plan->add_option("--schedule", request.schedule,
                    "auto (two_level with disk slots, else revolve) | revolve | online | two_level");
-  plan->add_option("--state-bytes", request.state_bytes, "bytes of one state, for the volumes (8)");
+  plan->add_option("--state-bytes", request.state_bytes, "bytes of one state, for the volumes (8)")->check(count);
   plan->add_flag("--json", json, "print one JSON object on stdout");
 
   try {

@@ -1,5 +1,6 @@
 #include "apps/plan_command.hpp"
 
+#include <algorithm>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -22,6 +23,19 @@ struct Counter {
   bool at_end() const { return current == steps; }
 };
 
+// The schedule is run to count it, so its length is bounded first: revolve reverses N
+// steps with s slots in about t N forward steps, t the least with C(s + t, t) >= N.
+constexpr double kMaxForwardSteps = 1e10;
+
+bool too_long(std::size_t steps, std::size_t slots) {
+  double binomial = 1.0;  // C(s + t, t)
+  for (double t = 1;; ++t) {
+    binomial = binomial * (double(slots) + t) / t;
+    if (binomial >= double(steps)) return false;
+    if (t * double(steps) > kMaxForwardSteps) return true;
+  }
+}
+
 }  // namespace
 
 int run_plan(const PlanRequest& request, bool json) {
@@ -34,13 +48,20 @@ int run_plan(const PlanRequest& request, bool json) {
     std::cerr << "error: --slots and --disk-slots must be at most 2^32\n";
     return kExitBadInput;
   }
+  if (too_long(request.steps, request.slots + request.disk_slots)) {
+    std::cerr << "error: " << request.steps << " steps with " << request.slots + request.disk_slots
+              << " slots take more than 10^10 forward steps to plan: give more slots\n";
+    return kExitBadInput;
+  }
+  // More slots than states are never used: a schedule is not built for them.
+  const std::size_t slots = std::min(request.slots, request.steps + 1);
+  const std::size_t disk_slots = std::min(request.disk_slots, request.steps + 1);
   std::string name = request.schedule;
   if (name == "auto") name = request.disk_slots ? "two_level" : "revolve";
   std::unique_ptr<CheckpointSchedule> schedule;
-  if (name == "revolve") schedule = revolve_schedule(request.steps, request.slots);
-  else if (name == "online") schedule = online_schedule(request.slots);
-  else if (name == "two_level")
-    schedule = two_level_schedule(request.steps, request.slots, request.disk_slots);
+  if (name == "revolve") schedule = revolve_schedule(request.steps, slots);
+  else if (name == "online") schedule = online_schedule(slots);
+  else if (name == "two_level") schedule = two_level_schedule(request.steps, slots, disk_slots);
   else {
     std::cerr << "error: --schedule must be auto, revolve, online or two_level\n";
     return kExitBadInput;
@@ -48,7 +69,7 @@ int run_plan(const PlanRequest& request, bool json) {
   Counter counter{0, request.steps};
   const ScheduleCounts counts = execute_schedule(*schedule, counter);
   const double ratio = double(counts.recomputed_steps) / double(request.steps);
-  const std::uint64_t minimum = revolve_min_recomputations(request.steps, request.slots);
+  const std::uint64_t minimum = revolve_min_recomputations(request.steps, slots);
   std::cerr << name << ": " << request.steps << " steps with " << request.slots
             << " memory slots and " << request.disk_slots << " disk slots: "
             << counts.recomputed_steps << " forward steps (" << ratio

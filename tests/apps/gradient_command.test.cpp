@@ -109,6 +109,21 @@ TEST_CASE("plan prints the measured revolve counts") {
   }
   CHECK(run("plan --steps 10").exit_code == 2);
   CHECK(run("plan --steps 0 --slots 3").exit_code == 2);
+  // Numbers are not trusted: no wrap-around, no hour-long or out-of-memory plans.
+  for (const auto& [arguments, says] : std::initializer_list<std::pair<std::string, std::string>>{
+           {"--steps 10 --slots -2", "--slots: '-2' is not a whole number"},
+           {"--steps -5 --slots 3", "--steps: '-5' is not a whole number"},
+           {"--steps 1e3 --slots 3", "--steps: '1e3' is not a whole number"},
+           {"--steps 10 --slots 3 --state-bytes -1", "--state-bytes"},
+           {"--steps 10 --slots 8589934592", "at most 2^32"},
+           {"--steps 2147483648 --slots 1", "give more slots"},
+           {"--steps 100000000000 --slots 100", "give more slots"}}) {
+    CAPTURE(arguments);
+    const CliRun result = run("plan " + arguments);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find(says) != std::string::npos);
+  }
+  CHECK(run("plan --steps 10 --slots 2147483648").exit_code == 0);  // more slots than steps
 }
 
 namespace {
