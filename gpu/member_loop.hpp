@@ -12,7 +12,14 @@ namespace backsweep::gpu {
 
 template <class Work>
 void for_each_member(std::size_t count, const Work& work) {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+  // Members differ in cost (adaptive steps, failures): threads take the next member as they
+  // finish, where Thrust's loop would give each thread a fixed share.
+#pragma omp parallel for schedule(dynamic)
+  for (std::size_t b = 0; b < count; ++b) work(b);
+#else
   thrust::for_each_n(thrust::device, thrust::counting_iterator<std::size_t>(0), count, work);
+#endif
 }
 
 }  // namespace backsweep::gpu
