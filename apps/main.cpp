@@ -15,6 +15,7 @@ int main(int argc, char** argv) {
   using namespace backsweep::apps;
   CLI::App app{"backsweep: simulations and exact discrete-adjoint gradients of ODEs"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", "backsweep " BACKSWEEP_VERSION);
 
   std::string config;
   bool json = false;

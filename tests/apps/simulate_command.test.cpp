@@ -143,6 +143,9 @@ TEST_CASE("--help documents the config keys") {
   for (const char* key : {"method", "step", "rtol", "atol", "max_steps", "output_step", "dir",
                           "states", "equations", "constants"})
     CHECK(result.out.find(key) != std::string::npos);
+  const CliRun version = run("--version");
+  CHECK(version.exit_code == 0);
+  CHECK(version.out.rfind("backsweep 0.", 0) == 0);  // on stdout, with the project's version
 }
 
 TEST_CASE("a model defined in the config file: SIR, and Lotka-Volterra against the built-in") {
