@@ -57,6 +57,17 @@ int main(int argc, char** argv) {
   plan->add_option("--state-bytes", request.state_bytes, "bytes of one state, for the volumes (8)")->check(count);
   plan->add_flag("--json", json, "print one JSON object on stdout");
 
+  // A mistyped command is named as such (CLI11 would say a subcommand is required).
+  std::string known;
+  bool found = false;
+  for (const CLI::App* command : app.get_subcommands({})) {
+    known += (known.empty() ? "" : ", ") + command->get_name();
+    found = found || (argc > 1 && command->get_name() == argv[1]);
+  }
+  if (argc > 1 && argv[1][0] != '-' && !found) {
+    std::cerr << "error: unknown command '" << argv[1] << "' (commands: " << known << ")\n";
+    return kExitBadInput;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

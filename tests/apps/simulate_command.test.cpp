@@ -146,6 +146,10 @@ TEST_CASE("--help documents the config keys") {
   const CliRun version = run("--version");
   CHECK(version.exit_code == 0);
   CHECK(version.out.rfind("backsweep 0.", 0) == 0);  // on stdout, with the project's version
+  const CliRun typo = run("simulat model.toml");
+  CHECK(typo.exit_code == 2);
+  CHECK(typo.err.find("unknown command 'simulat' (commands: simulate, gradient, fit, lyapunov, plan)") !=
+        std::string::npos);
 }
 
 TEST_CASE("a model defined in the config file: SIR, and Lotka-Volterra against the built-in") {
