@@ -173,8 +173,13 @@ void read_data(const TomlSection& root, FitConfig& config) {
   if (file.empty()) data->fail("measurements", "must not be empty");
   const std::filesystem::path relative_to = std::filesystem::path(config.simulate.file).parent_path();
   config.measurements_path = (relative_to / file).lexically_normal().string();
-  if (!std::filesystem::is_regular_file(config.measurements_path))
-    data->fail("measurements", "no such file: " + config.measurements_path);
+  std::error_code error;
+  if (std::filesystem::is_directory(config.measurements_path, error))
+    data->fail("measurements", "is a directory, not a CSV file: " + config.measurements_path);
+  if (!std::filesystem::is_regular_file(config.measurements_path, error))
+    data->fail("measurements", (std::filesystem::exists(config.measurements_path, error) ? "is not a regular file: "
+                                                                                           : "no such file: ") +
+                                   config.measurements_path);
   MeasurementRules rules;
   for (const auto& o : config.observables) rules.observables.push_back(o.name);
   for (const auto& e : config.experiments) rules.experiments.push_back(e.id);

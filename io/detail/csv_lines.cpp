@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -31,9 +32,15 @@ std::vector<CsvCell> split(const std::string& line) {
 }  // namespace
 
 std::vector<CsvLine> read_csv_lines(const std::string& path, const std::string& what) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw ConfigError({path, 0, 0}, "", what + " is a directory, not a CSV file");
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
+    throw ConfigError({path, 0, 0}, "", what + " is not a regular file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError({path, 0, 0}, "", "cannot read " + what);
-  const std::string content{std::istreambuf_iterator<char>(in), {}};
+  std::string content{std::istreambuf_iterator<char>(in), {}};
+  if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);  // a UTF-8 byte order mark, as in TOML
   if (content.find('\0') != std::string::npos ||
       std::any_of(content.begin(), content.end(),
                   [](char c) { return (unsigned char)c < 32 && c != '\n' && c != '\r' && c != '\t'; }))

@@ -94,7 +94,7 @@ std::vector<T> read_dataset(hid_t file, const char* name, hid_t type, std::size_
 }  // namespace
 
 TEST_CASE("members from CSV: each member's gradient is bitwise the single run at its values") {
-  write_file("members.csv", "rho, x\n20, 1.0\n28, 0.5\n\n35.5, 2.0\n");
+  write_file("members.csv", "\xEF\xBB\xBFrho, x\n20, 1.0\n28, 0.5\n\n35.5, 2.0\n");  // a BOM, a blank line
   const std::string ensemble = "[ensemble]\nmembers = \"members.csv\"\n";
   const auto all = gradient_json("ensemble.toml", lorenz("28.0", "1.0", "") + ensemble);
   REQUIRE(all["ensemble"]["members"] == 3);
@@ -264,12 +264,14 @@ TEST_CASE("bad [ensemble] input: exit 2 naming the file, line and key or column"
   write_file("text.csv", "rho\n20\n2O\n");
   write_file("short.csv", "rho, x\n20\n");
   write_file("header.csv", "rho\n");
+  fs::create_directories(scratch() / "folder.csv");
   const std::pair<std::string, std::vector<std::string>> cases[] = {
       {lorenz("28.0", "1.0", "") + "[ensemble]\nmembers = \"unknown.csv\"\n", {"unknown.csv:1:6", "unknown name 'rhoo'"}},
       {lorenz("28.0", "1.0", "") + "[ensemble]\nmembers = \"text.csv\"\n", {"text.csv:3:1", "'2O' is not a finite number"}},
       {lorenz("28.0", "1.0", "") + "[ensemble]\nmembers = \"short.csv\"\n", {"short.csv:2:1", "has 1 fields, the header 2"}},
       {lorenz("28.0", "1.0", "") + "[ensemble]\nmembers = \"header.csv\"\n", {"header.csv", "no member"}},
       {lorenz("28.0", "1.0", "") + "[ensemble]\nmembers = \"missing.csv\"\n", {"missing.csv", "cannot read"}},
+      {lorenz("28.0", "1.0", "") + "[ensemble]\nmembers = \"folder.csv\"\n", {"folder.csv", "is a directory"}},
       {lorenz("28.0", "1.0", "") + "[ensemble]\nmembers = \"good.csv\"\nsamples = 4\n", {"ensemble.members", "either"}},
       {lorenz("28.0", "1.0", "") + "[ensemble]\nsamples = 4\n", {"ensemble.samples", "[ensemble.ranges]"}},
       {lorenz("28.0", "1.0", "") + "[ensemble]\nsamples = 4\n[ensemble.ranges]\nrho = [40, 20]\n",

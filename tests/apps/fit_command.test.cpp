@@ -164,6 +164,7 @@ TEST_CASE("fit: a corpus of malformed configs and data files exits 2, names wher
       // The config.
       {replaced(config, "[data]\nmeasurements = \"data/lotka_volterra.csv\"\n", ""), "", "key 'data'"},
       {replaced(config, "measurements = \"data/lotka_volterra.csv\"", "measurements = \"data/missing.csv\""), "", "key 'data.measurements': no such file"},
+      {replaced(config, "measurements = \"data/lotka_volterra.csv\"", "measurements = \"data\""), "", "key 'data.measurements': is a directory"},
       {replaced(config, "name  = \"alpha\"", "name  = \"alphax\""), "", "key 'estimate.name': unknown parameter 'alphax'"},
       {replaced(config, "lower = 0.1\nupper = 10.0\nscale = \"log10\"\n\n[[estimate]]\nname  = \"beta\"",
                 "lower = 10.0\nupper = 0.1\nscale = \"log10\"\n\n[[estimate]]\nname  = \"beta\""), "", "key 'estimate.upper': must be greater than lower"},
