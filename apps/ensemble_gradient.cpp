@@ -29,7 +29,7 @@ EnsembleOutput prepare(const GradientConfig& config) {
   out.mode = to_string(config.mode);
   out.backend = sim.backend;
   out.source = ensemble.source;
-  const std::size_t members = out.members = ensemble.members.size();
+  const std::size_t members = ensemble.members.size();
   for (const VariedValue& v : ensemble.varied) out.varied_names.push_back(v.name);
   for (const auto& row : ensemble.members) out.values.insert(out.values.end(), row.begin(), row.end());
   for (std::size_t j : config.parameters) out.parameter_names.push_back(sim.parameter_names[j]);

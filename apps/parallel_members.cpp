@@ -14,7 +14,7 @@ void for_each_member(std::size_t count, bool parallel, const std::function<void(
     return;
   }
 #if BACKSWEEP_OPENMP_BUILT
-  gpu::for_each_member(count, [&work](std::size_t b) { work(b); });
+  gpu::for_each_member(count, work);
 #else
   throw std::logic_error("for_each_member: this build has no OpenMP backend");
 #endif

@@ -22,7 +22,7 @@ void write_table(hid_t group, const std::string& name, std::size_t rows,
 }  // namespace
 
 void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path) {
-  const std::size_t b = output.members;
+  const std::size_t b = output.objective.size();  // members
   AtomicFile file(path);
   {
     Hdf5Handle h5(H5Fcreate(file.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),

@@ -22,7 +22,6 @@ inline constexpr std::size_t kNoVerdict = 4;  // after GrowthVerdict's codes
 struct EnsembleOutput {
   std::string model, mode, backend, source;
   std::vector<std::string> varied_names, parameter_names, state_names;
-  std::size_t members = 0;
   std::vector<double> values;           // members x varied_names
   std::vector<double> objective;        // members
   std::vector<std::size_t> status, steps;
