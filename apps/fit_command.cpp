@@ -1,5 +1,6 @@
 #include "apps/fit_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -7,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/exit_codes.hpp"
+#include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/parallel_members.hpp"
@@ -15,6 +17,7 @@
 #include "io/config_objective.hpp"
 #include "io/fit_config.hpp"
 #include "io/fit_output.hpp"
+#include "io/gradient_output.hpp"
 #include "io/visit_model.hpp"
 #include "solvers/solve.hpp"
 
@@ -22,7 +25,10 @@ namespace backsweep::apps {
 
 const char* const kFitHelp = R"(Config keys read by fit, besides those of simulate (see docs/config.md):
   [[estimate]]   name, lower, upper (linear space), scale = lin | log10, estimate = true
-                 (the nominal value, and the value of fixed ones, comes from [parameters])
+                 (the nominal value, and the value of fixed ones, comes from [parameters]);
+                 name a parameter field to estimate it point by point, from its prior
+  [regularization.<field>] tikhonov, h1, tv (weights, 0), tv_epsilon (1e-3),
+                 reference = "prior" | number: for an estimated parameter field
   [[observables]] name, formula (an expression of t, the states and the parameters)
   [data]         measurements = "file.csv": columns observable,time,value,sigma[,experiment]
                  (relative to the config file's folder)
@@ -40,7 +46,8 @@ Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {
 
-// The estimated parameters, their bounds in scaled space, and the nominal point.
+// The estimated parameters, their bounds in scaled space, and the nominal point; a
+// parameter field is estimated point by point, one entry a point.
 struct Scaled {
   std::vector<EstimatedParameter> parameters;
   std::vector<double> lower, upper, nominal;
@@ -52,14 +59,35 @@ Scaled scaled_parameters(const FitConfig& config) {
   for (std::size_t i = 0; i < config.parameters.size(); ++i) {
     const FitParameter& p = config.parameters[i];
     if (!p.estimate) continue;
-    const EstimatedParameter e{p.index, p.log10};
-    s.parameters.push_back(e);
-    s.lower.push_back(e.to_scaled(p.lower));
-    s.upper.push_back(e.to_scaled(p.upper));
-    s.nominal.push_back(e.to_scaled(p.nominal));
-    s.config_index.push_back(i);
+    for (std::size_t point = 0; point < p.points; ++point) {
+      const EstimatedParameter e{p.index + point, p.log10};
+      s.parameters.push_back(e);
+      s.lower.push_back(e.to_scaled(p.lower));
+      s.upper.push_back(e.to_scaled(p.upper));
+      s.nominal.push_back(e.to_scaled(config.simulate.parameters[p.index + point]));
+      s.config_index.push_back(i);
+    }
   }
   return s;
+}
+
+// The regularisation of the estimated parameter fields at theta, with its gradient added
+// to `gradient` (scaled space).
+double field_regularization(const FitConfig& config, const Scaled& scaled, const std::vector<double>& theta,
+                            std::vector<double>& gradient) {
+  double value = 0.0;
+  std::size_t first = 0;  // p's first entry in theta
+  for (const FitParameter& p : config.parameters) {
+    if (!p.estimate) continue;
+    if (p.regularization.active()) {
+      std::vector<double> k(p.points), dk(p.points, 0.0);
+      for (std::size_t j = 0; j < p.points; ++j) k[j] = scaled.parameters[first + j].to_value(theta[first + j]);
+      value += regularization(config.simulate.fields()->grid(), p.regularization, k.data(), dk.data());
+      for (std::size_t j = 0; j < p.points; ++j) gradient[first + j] += dk[j] * scaled.parameters[first + j].slope(theta[first + j]);
+    }
+    first += p.points;
+  }
+  return value;
 }
 
 // Each experiment's parameters: the fixed ones at their nominal or overridden values.
@@ -83,10 +111,12 @@ ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& sca
                       config.estimate_sigma, config.gradient_mode, config.checkpointing.options);
 }
 
-// States and observables of each experiment at the output times (or 200 even times).
+// Observables, and states unless on a grid, of each experiment at the output times (or 200
+// even times).
 template <Model M>
 bool fitted_trajectories(const M& model, const FitConfig& config, const std::vector<double>& theta,
                          ConfigFit<M>& fit, FitReport& report, std::string& failure) {
+  const bool states = !config.simulate.fields();
   const SimulateConfig& sim = config.simulate;
   IntegrateOptions options = sim.integrate;
   if (options.output_times.empty())
@@ -100,7 +130,7 @@ bool fitted_trajectories(const M& model, const FitConfig& config, const std::vec
     const IntegrateResult solved =
         solve_forward(model, sim.method, y.data(), p.data(), options, [&](double t, const double* state) {
           trajectory.times.push_back(t);
-          trajectory.states.insert(trajectory.states.end(), state, state + sim.state_names.size());
+          if (states) trajectory.states.insert(trajectory.states.end(), state, state + sim.state_names.size());
           for (std::size_t o = 0; o < config.observables.size(); ++o)
             trajectory.observables.push_back(ConfigObservables{&config}(o, t, state, p.data()));
         });
@@ -111,6 +141,42 @@ bool fitted_trajectories(const M& model, const FitConfig& config, const std::vec
     report.trajectories.push_back(std::move(trajectory));
   }
   return true;
+}
+
+// What every fit reports, from its starts' results.
+FitReport base_report(const FitConfig& config, const MultistartResult& runs) {
+  const SimulateConfig& sim = config.simulate;
+  const StartResult& best = runs.starts[runs.best];
+  FitReport report;
+  report.model = sim.model;
+  report.method = std::string(sim.method.name());
+  report.gradient_mode = to_string(config.gradient_mode);
+  if (!sim.fields()) report.state_names = sim.state_names;
+  for (const auto& o : config.observables) report.observable_names.push_back(o.name);
+  for (const auto& e : config.experiments) report.experiment_ids.push_back(e.id);
+  report.objective = best.objective;
+  report.converged = best.converged;
+  report.reason = best.reason;
+  report.starts = runs;
+  report.measurements = config.measurements;
+  return report;
+}
+
+// Where every start failed: a checkpoint budget too small is bad input, the rest a failed run.
+template <class Fits>
+int all_starts_failed(const FitConfig& config, const Fits& fits) {
+  for (const auto& fit : fits)
+    if (const auto& shortfall = fit.short_budget()) {
+      std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
+      return kExitBadInput;
+    }
+  std::cerr << "error: " << config.simulate.file << ": the objective failed from every start\n";
+  return kExitRunFailed;
+}
+
+void print_progress(std::size_t start, std::size_t iteration, double f, double g, double step) {
+  std::fprintf(stderr, "  start %zu  iteration %3zu  objective %.10g  |grad| %.3e  step %.3e\n", start + 1,
+               iteration, f, g, step);
 }
 
 template <Model M>
@@ -137,37 +203,14 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
           return fit.evaluate(theta, gradient, failure);
         };
       },
-      scaled.lower, scaled.upper, config.optimizer,
-      [](std::size_t start, std::size_t iteration, double f, double g, double step) {
-        std::fprintf(stderr, "  start %zu  iteration %3zu  objective %.10g  |grad| %.3e  step %.3e\n",
-                     start + 1, iteration, f, g, step);
-      },
+      scaled.lower, scaled.upper, config.optimizer, print_progress,
       [parallel = sim.backend == "omp"](std::size_t count, const std::function<void(std::size_t)>& work) {
         for_each_member(count, parallel, work);
       });
   const StartResult& best = runs.starts[runs.best];
-  if (!std::isfinite(best.objective)) {
-    for (const ConfigFit<M>& start_fit : fits)
-      if (const auto& shortfall = start_fit.short_budget()) {
-        std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
-        return kExitBadInput;
-      }
-    std::cerr << "error: " << sim.file << ": the objective failed from every start\n";
-    return kExitRunFailed;
-  }
+  if (!std::isfinite(best.objective)) return all_starts_failed(config, fits);
 
-  FitReport report;
-  report.model = sim.model;
-  report.method = std::string(sim.method.name());
-  report.gradient_mode = to_string(mode);
-  report.state_names = sim.state_names;
-  for (const auto& o : config.observables) report.observable_names.push_back(o.name);
-  for (const auto& e : config.experiments) report.experiment_ids.push_back(e.id);
-  report.objective = best.objective;
-  report.converged = best.converged;
-  report.reason = best.reason;
-  report.starts = runs;
-  report.measurements = config.measurements;
+  FitReport report = base_report(config, runs);
 
   std::string failure;
   Eigen::MatrixXd information;
@@ -238,6 +281,152 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
   return kExitOk;
 }
 
+// The entries of theta (or of a vector ordered like it) that belong to estimated parameter
+// fields, as fields: entry i is value(i).
+template <class Value>
+std::vector<NamedField> estimated_fields(const FitConfig& config, Value value) {
+  std::vector<NamedField> fields;
+  std::size_t first = 0;
+  for (const FitParameter& p : config.parameters) {
+    if (!p.estimate) continue;
+    if (p.points > 1) {
+      fields.push_back({p.name, std::vector<double>(p.points)});
+      for (std::size_t j = 0; j < p.points; ++j) fields.back().values[j] = value(first + j);
+    }
+    first += p.points;
+  }
+  return fields;
+}
+
+// A fit of parameter fields: L-BFGS-B from the prior fields on the misfit plus the
+// fields' regularisation. Writes fit.h5 (with /parameter_fields), the CSV files, and VTK:
+// fit.pvd (each field fitted, its prior, and the misfit's gradient at the fit) and the
+// misfit's adjoint fields at the fit, adjoint.pvd (adjoint_<experiment>.pvd with several).
+template <Model M>
+int fit_field_model(const M& model, const FitConfig& config, bool json) {
+  const SimulateConfig& sim = config.simulate;
+  const FieldEquations& fields = *sim.fields();
+  const Grid& grid = fields.grid();
+  const Scaled scaled = scaled_parameters(config);
+  ConfigFit<M> fit = make_fit(model, config, scaled);
+  std::cerr << "fit: " << scaled.parameters.size() << " values (parameter fields point by point), "
+            << config.measurements.size() << " measurements, " << config.experiments.size()
+            << " experiment(s); gradients by the "
+            << (config.gradient_mode == GradientMode::adjoint ? "discrete adjoint" : "forward tangent") << " of "
+            << sim.method.name() << "; L-BFGS-B from the prior fields\n";
+  const FitObjective objective = [&](const std::vector<double>& theta, std::vector<double>& gradient) {
+    std::string failure;
+    const double misfit = fit.evaluate(theta, gradient, failure);
+    return std::isfinite(misfit) ? misfit + field_regularization(config, scaled, theta, gradient) : misfit;
+  };
+  const MultistartResult runs{{minimize_from(objective, scaled.nominal, 0, scaled.lower, scaled.upper,
+                                             config.optimizer, print_progress)},
+                              0};
+  const StartResult& best = runs.starts[0];
+  if (!std::isfinite(best.objective)) return all_starts_failed(config, std::vector{fit});
+
+  // At the fit: the misfit, its gradient and adjoint fields, and the predictions.
+  const std::vector<double> times = field_output_times(sim);
+  std::vector<std::vector<FieldSnapshot>> adjoints(config.experiments.size());
+  fit.adjoint_observer = [&](std::size_t e, double t, const double* lambda) {
+    if (std::binary_search(times.begin(), times.end(), t))
+      adjoints[e].push_back({t, split_fields(fields.fields(), lambda, grid.points())});
+  };
+  std::vector<double> misfit_gradient, unused(scaled.parameters.size(), 0.0);
+  std::string failure;
+  const double misfit = fit.evaluate(best.x, misfit_gradient, failure);
+  fit.adjoint_observer = nullptr;
+  const double penalty = field_regularization(config, scaled, best.x, unused);
+  FitReport report = base_report(config, runs);
+  if (!std::isfinite(misfit) || !fit.predict(best.x, report.predictions, failure) ||
+      !fitted_trajectories(model, config, best.x, fit, report, failure)) {
+    std::cerr << "error: " << sim.file << ": at the fit: " << failure << '\n';
+    return kExitRunFailed;
+  }
+  report.sigmas = fit.sigmas();
+  if (config.estimate_sigma) report.estimated_sigma = fit.profiled_sigma();
+  report.grid_shape = grid.shape();
+  report.parameter_fields = estimated_fields(config, [&](std::size_t i) {
+    return scaled.parameters[i].to_value(best.x[i]);
+  });
+  const std::vector<NamedField> priors = estimated_fields(config, [&](std::size_t i) {
+    return scaled.parameters[i].to_value(scaled.nominal[i]);
+  });
+  const std::vector<NamedField> gradients = estimated_fields(config, [&](std::size_t i) {
+    return misfit_gradient[i] / scaled.parameters[i].slope(best.x[i]);
+  });
+
+  std::cerr << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation " << penalty
+            << " (" << best.reason << ", " << best.iterations << " iterations)\n";
+  nlohmann::json parameters = nlohmann::json::object(), parameter_fields = nlohmann::json::object();
+  std::size_t first = 0;
+  for (const FitParameter& p : config.parameters) {
+    if (p.points > 1) continue;
+    const double value = p.estimate ? scaled.parameters[first].to_value(best.x[first]) : p.nominal;
+    first += p.estimate ? 1 : 0;
+    report.parameter_names.push_back(p.name);
+    report.scales.push_back(p.log10 ? "log10" : "lin");
+    report.values.push_back(value);
+    report.standard_errors.push_back(NAN);  // not computed beside a field: no Fisher information
+    report.lower.push_back(p.lower);
+    report.upper.push_back(p.upper);
+    report.estimated.push_back(p.estimate ? 1.0 : 0.0);
+    parameters[p.name] = {{"value", value}, {"standard_error", nullptr}, {"estimated", p.estimate}};
+    std::fprintf(stderr, "  %-12s %.10g%s\n", p.name.c_str(), value, p.estimate ? "" : "  (fixed)");
+  }
+  for (std::size_t f = 0; f < report.parameter_fields.size(); ++f) {
+    const std::vector<double>& values = report.parameter_fields[f].values;
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    double change = 0, size = 0;
+    for (std::size_t j = 0; j < values.size(); ++j) {
+      change += (values[j] - priors[f].values[j]) * (values[j] - priors[f].values[j]);
+      size += priors[f].values[j] * priors[f].values[j];
+    }
+    const std::string& name = report.parameter_fields[f].name;
+    parameter_fields[name] = {{"min", *low},
+                              {"max", *high},
+                              {"relative_change", std::sqrt(change / size)},
+                              {"dataset", "/parameter_fields/" + name}};
+    std::fprintf(stderr, "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior (fit.h5:/parameter_fields/%s)\n",
+                 name.c_str(), *low, *high, std::sqrt(change / size), name.c_str());
+  }
+  try {
+    std::filesystem::create_directories(sim.output_dir);
+    write_fit_files(report, sim.output_dir);
+    FieldSnapshot snapshot{sim.integrate.t0, {}};
+    for (std::size_t f = 0; f < priors.size(); ++f) {
+      snapshot.fields.push_back(report.parameter_fields[f]);
+      snapshot.fields.push_back({priors[f].name + "_prior", priors[f].values});
+      snapshot.fields.push_back({"misfit_gradient_" + gradients[f].name, gradients[f].values});
+    }
+    write_vtk_series(sim.output_dir, "fit", grid, {snapshot});
+    for (std::size_t e = 0; e < adjoints.size(); ++e) {
+      std::reverse(adjoints[e].begin(), adjoints[e].end());
+      write_vtk_series(sim.output_dir, adjoints.size() == 1 ? "adjoint" : "adjoint_" + config.experiments[e].id, grid,
+                       adjoints[e]);
+    }
+  } catch (const std::exception& error) {
+    std::cerr << "error: " << error.what() << '\n';
+    return kExitRunFailed;
+  }
+  if (json)
+    std::cout << nlohmann::json{{"objective", best.objective},
+                                {"misfit", misfit},
+                                {"regularization", penalty},
+                                {"converged", best.converged},
+                                {"reason", best.reason},
+                                {"iterations", best.iterations},
+                                {"evaluations", best.evaluations},
+                                {"gradient_mode", to_string(config.gradient_mode)},
+                                {"parameters", parameters},
+                                {"parameter_fields", parameter_fields}}
+                     .dump()
+              << '\n';
+  return kExitOk;
+}
+
+// `gradient` on a fit config: the objective's gradient at the nominal point (with the
+// regularisation of estimated parameter fields, whose gradients go to gradient.h5).
 template <Model M>
 int gradient_model(const M& model, const FitConfig& config, bool json) {
   const Scaled scaled = scaled_parameters(config);
@@ -245,26 +434,48 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
   ConfigFit<M> fit = make_fit(model, config, scaled);
   std::vector<double> gradient;
   std::string failure;
-  const double value = fit.evaluate(scaled.nominal, gradient, failure);
+  double value = fit.evaluate(scaled.nominal, gradient, failure);
   if (!std::isfinite(value)) {
     std::cerr << "error: " << config.simulate.file << ": the gradient failed: " << failure << '\n';
     return kExitRunFailed;
   }
+  const bool fields = estimates_field(config);
+  if (fields) value += field_regularization(config, scaled, scaled.nominal, gradient);
   nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
-  std::cerr << "negative log-likelihood " << value << " (" << mode << ")\n";
+  std::cerr << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " (" << mode << ")\n";
   for (std::size_t i = 0; i < gradient.size(); ++i) {
-    const std::string& name = config.parameters[scaled.config_index[i]].name;
+    const FitParameter& p = config.parameters[scaled.config_index[i]];
+    if (p.points > 1) continue;
     const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
-    in_scaled[name] = gradient[i];
-    in_linear[name] = linear;
-    std::fprintf(stderr, "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", name.c_str(), gradient[i], linear);
+    in_scaled[p.name] = gradient[i];
+    in_linear[p.name] = linear;
+    std::fprintf(stderr, "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i], linear);
   }
-  if (json)
-    std::cout << nlohmann::json{{"objective", value},
-                                {"gradient", {{"scaled", in_scaled}, {"linear", in_linear}}},
-                                {"gradient_mode", mode}}
-                     .dump()
-              << '\n';
+  nlohmann::json out = {{"objective", value},
+                        {"gradient", {{"scaled", in_scaled}, {"linear", in_linear}}},
+                        {"gradient_mode", mode}};
+  if (fields) {  // linear space, whole, in gradient.h5
+    GradientOutput output;
+    output.model = config.simulate.model;
+    output.mode = mode;
+    output.objective = value;
+    output.grid_shape = config.simulate.fields()->grid().shape();
+    output.parameter_fields = estimated_fields(config, [&](std::size_t i) {
+      return gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
+    });
+    out["gradient"]["parameter_fields"] = field_norms_json(output.parameter_fields, "/gradient/parameter_fields");
+    try {
+      std::filesystem::create_directories(config.simulate.output_dir);
+      write_gradient_hdf5(output, (std::filesystem::path(config.simulate.output_dir) / "gradient.h5").string());
+    } catch (const std::exception& error) {
+      std::cerr << "error: " << error.what() << '\n';
+      return kExitRunFailed;
+    }
+    for (const auto& [name, entry] : out["gradient"]["parameter_fields"].items())
+      std::cerr << "  |dJ/d" << name << "| = " << entry["norm"].template get<double>() << "  (gradient.h5:"
+                << entry["dataset"].template get<std::string>() << ")\n";
+  }
+  if (json) std::cout << out.dump() << '\n';
   return kExitOk;
 }
 
@@ -282,7 +493,7 @@ int with_fit_config(const std::string& path, Run&& run) {
 
 int run_fit(const std::string& config_path, bool json) {
   return with_fit_config(config_path, [&](const auto& model, const FitConfig& config) {
-    return fit_model(model, config, json);
+    return estimates_field(config) ? fit_field_model(model, config, json) : fit_model(model, config, json);
   });
 }
 

@@ -11,6 +11,7 @@
 // the envelope theorem its gradient is that of the weighted misfit at fixed sigma_o.
 #include <cmath>
 #include <cstddef>
+#include <functional>
 #include <numbers>
 #include <string>
 #include <vector>
@@ -76,8 +77,10 @@ class DataFit {
       for (std::size_t k : rows) objective.observation_times.push_back(measurements_[k].time);
       const std::vector<double> p = parameters(e, theta);
       // y0 comes from the objective's initial term; these zeros only size dJ/dy0.
-      const GradientProblem<M, MisfitObjective> problem{
+      GradientProblem<M, MisfitObjective> problem{
           model_, method_, std::vector<double>(state_size(model_)), p, objective, integrate_};
+      if (adjoint_observer)
+        problem.adjoint_observer = [&, e](double t, const double* lambda) { adjoint_observer(e, t, lambda); };
       const GradientResult<double> result =
           mode_ == GradientMode::adjoint
               ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
@@ -150,6 +153,37 @@ class DataFit {
   // Set when a gradient failed because a checkpoint budget holds no slot.
   const std::optional<BudgetShortfall>& short_budget() const { return short_budget_; }
   const std::vector<double>& profiled_sigma() const { return sigma_hat_; }
+
+  // The predictions h_k at theta, by forward solves.
+  bool predict(const std::vector<double>& theta, std::vector<double>& predictions, std::string& failure) const {
+    predictions.assign(measurements_.size(), NAN);
+    for (std::size_t e = 0; e < parameters_.size(); ++e) {
+      const std::vector<std::size_t>& rows = rows_[e];
+      if (rows.empty()) continue;
+      const std::vector<double> p = parameters(e, theta);
+      std::vector<double> y(state_size(model_));
+      initial_(e, p.data(), y.data());
+      IntegrateOptions options = integrate_;
+      options.output_times = times_of(rows);
+      std::size_t next = 0;
+      const IntegrateResult solved =
+          solve_forward(model_, method_, y.data(), p.data(), options, [&](double t, const double* state) {
+            for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
+              const Measurement& m = measurements_[rows[next]];
+              predictions[rows[next]] = observables_(m.observable, t, state, p.data());
+            }
+          });
+      if (!solved.ok()) {
+        failure = "experiment " + std::to_string(e) + ": " + solved.message;
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // When set, evaluate() hands it each experiment's adjoint state on the way back:
+  // (experiment, t, lambda), the last time first.
+  std::function<void(std::size_t, double, const double*)> adjoint_observer;
 
   // The experiment's parameter vector with theta in place.
   std::vector<double> parameters(std::size_t e, const std::vector<double>& theta) const {
@@ -240,28 +274,12 @@ class DataFit {
 
   // sigma_o^2 = mean squared residual of observable o at theta.
   bool profile_sigma(const std::vector<double>& theta, std::string& failure) {
+    std::vector<double> predictions;
+    if (!predict(theta, predictions, failure)) return false;
     std::vector<double> squares(observable_count_, 0.0);
-    for (std::size_t e = 0; e < parameters_.size(); ++e) {
-      const std::vector<std::size_t>& rows = rows_[e];
-      if (rows.empty()) continue;
-      const std::vector<double> p = parameters(e, theta);
-      std::vector<double> y(state_size(model_));
-      initial_(e, p.data(), y.data());
-      IntegrateOptions options = integrate_;
-      options.output_times = times_of(rows);
-      std::size_t next = 0;
-      const IntegrateResult solved =
-          solve_forward(model_, method_, y.data(), p.data(), options, [&](double t, const double* state) {
-            for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
-              const Measurement& m = measurements_[rows[next]];
-              const double r = observables_(m.observable, t, state, p.data()) - m.value;
-              squares[m.observable] += r * r;
-            }
-          });
-      if (!solved.ok()) {
-        failure = "experiment " + std::to_string(e) + ": " + solved.message;
-        return false;
-      }
+    for (std::size_t k = 0; k < measurements_.size(); ++k) {
+      const double r = predictions[k] - measurements_[k].value;
+      squares[measurements_[k].observable] += r * r;
     }
     sigma_hat_.assign(observable_count_, NAN);
     for (std::size_t o = 0; o < observable_count_; ++o)

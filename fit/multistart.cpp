@@ -40,9 +40,6 @@ std::vector<std::vector<double>> latin_hypercube(std::size_t points, const std::
   return result;
 }
 
-namespace {
-
-// One L-BFGS-B run from `start`; progress names it start number `index`.
 StartResult minimize_from(const FitObjective& f, const std::vector<double>& start, std::size_t index,
                           const std::vector<double>& lower, const std::vector<double>& upper,
                           const OptimizerOptions& options, const FitProgress& progress) {
@@ -112,8 +109,6 @@ StartResult minimize_from(const FitObjective& f, const std::vector<double>& star
                                                        : stopped;
   return run;
 }
-
-}  // namespace
 
 MultistartResult minimize_multistart(const std::function<FitObjective(std::size_t)>& objective_of,
                                      const std::vector<double>& lower, const std::vector<double>& upper,

@@ -1,6 +1,6 @@
 #pragma once
-// Bound-constrained minimisation from several seeded Latin-hypercube starts with
-// L-BFGS-B (LBFGSpp). The objective may fail at a point (NaN): the line search then
+// Bound-constrained minimisation with L-BFGS-B (LBFGSpp), from one given start or from
+// several seeded Latin-hypercube starts. The objective may fail at a point (NaN): the line search then
 // backs off, and a start that cannot go on keeps the best point it reached.
 #include <cstddef>
 #include <cstdint>
@@ -39,6 +39,12 @@ using FitProgress = std::function<void(std::size_t, std::size_t, double, double,
 // `points` points in the box, one in each of `points` strata per coordinate.
 std::vector<std::vector<double>> latin_hypercube(std::size_t points, const std::vector<double>& lower,
                                                  const std::vector<double>& upper, std::uint64_t seed);
+
+// One run from `start` (a parameter field's fit starts from its prior field); progress
+// names it start `index`.
+StartResult minimize_from(const FitObjective& f, const std::vector<double>& start, std::size_t index,
+                          const std::vector<double>& lower, const std::vector<double>& upper,
+                          const OptimizerOptions& options, const FitProgress& progress);
 
 // The starts one after another, all with f.
 MultistartResult minimize_multistart(const FitObjective& f, const std::vector<double>& lower,

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <optional>
+#include <utility>
 
 #include "io/detail/checkpointing_section.hpp"
 #include "io/detail/config_sections.hpp"
@@ -40,6 +42,39 @@ std::size_t index_of(const TomlSection& section, std::string_view key,
   return std::size_t(it - names.begin());
 }
 
+// The index of the first value of parameter field `name` in the model's parameters.
+std::optional<std::size_t> parameter_field_index(const SimulateConfig& sim, const std::string& name) {
+  const FieldEquations* fields = sim.fields();
+  if (!fields) return std::nullopt;
+  const auto& names = fields->parameter_fields();
+  const auto it = std::find(names.begin(), names.end(), name);
+  if (it == names.end()) return std::nullopt;
+  return sim.expression_model->param_names().size() + std::size_t(it - names.begin()) * fields->grid().points();
+}
+
+// [regularization.<field>]: tikhonov, h1, tv (weights >= 0), tv_epsilon, reference
+// ("prior": the field [parameters] gives, or a number).
+void read_regularization(const TomlSection& root, const SimulateConfig& sim, FitParameter& p) {
+  const auto all = root.subsection("regularization");
+  if (!all) return;
+  const auto section = all->subsection(p.name);
+  if (!section) return;
+  section->reject_unknown_keys({"tikhonov", "h1", "tv", "tv_epsilon", "reference"});
+  FieldRegularization& r = p.regularization;
+  for (auto [key, weight] : {std::pair{"tikhonov", &r.tikhonov}, {"h1", &r.h1}, {"tv", &r.tv}}) {
+    *weight = section->number(key, 0.0);
+    if (!(*weight >= 0.0)) section->fail(key, "must be a weight >= 0");
+  }
+  r.tv_epsilon = section->number("tv_epsilon", r.tv_epsilon);
+  if (!(r.tv_epsilon > 0.0)) section->fail("tv_epsilon", "must be > 0");
+  const auto* prior = sim.parameters.data() + p.index;
+  r.reference.assign(prior, prior + p.points);
+  if (section->has("reference") && !section->table().get("reference")->is_string())
+    r.reference.assign(p.points, section->required_number("reference"));
+  else if (section->string("reference", "prior") != "prior")
+    section->fail("reference", "must be \"prior\" (the field [parameters] gives) or a number");
+}
+
 void read_estimates(const TomlSection& root, FitConfig& config) {
   const SimulateConfig& sim = config.simulate;
   const std::vector<TomlSection> entries = table_array(root, "estimate");
@@ -47,10 +82,17 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
   for (const TomlSection& entry : entries) {
     entry.reject_unknown_keys({"name", "lower", "upper", "scale", "estimate"});
     FitParameter p;
-    p.index = index_of(entry, "name", sim.parameter_names, "parameter");
-    p.name = sim.parameter_names[p.index];
+    const std::string name = entry.string("name", "");
+    if (const auto field = parameter_field_index(sim, name)) {
+      p.index = *field;
+      p.points = sim.fields()->grid().points();
+      p.name = name;
+    } else {
+      p.index = index_of(entry, "name", sim.parameter_names, "parameter");
+      p.name = sim.parameter_names[p.index];
+    }
     for (const FitParameter& other : config.parameters)
-      if (other.index == p.index) entry.fail("name", "'" + p.name + "' is estimated twice");
+      if (other.name == p.name) entry.fail("name", "'" + p.name + "' is estimated twice");
     p.nominal = sim.parameters[p.index];
     p.lower = entry.required_number("lower");
     p.upper = entry.required_number("upper");
@@ -59,19 +101,27 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
     if (scale != "lin" && scale != "log10") entry.fail("scale", "must be lin or log10");
     p.log10 = scale == "log10";
     if (p.log10 && !(p.lower > 0.0)) entry.fail("lower", "must be > 0 with scale = \"log10\"");
-    if (p.nominal < p.lower || p.nominal > p.upper)
-      entry.fail("lower", "the nominal value " + std::to_string(p.nominal) + " of '" + p.name +
-                              "' lies outside [lower, upper]");
+    for (std::size_t i = p.index; i < p.index + p.points; ++i)
+      if (sim.parameters[i] < p.lower || sim.parameters[i] > p.upper)
+        entry.fail("lower", "the nominal value " + std::to_string(sim.parameters[i]) + " of '" +
+                                sim.parameter_names[i] + "' lies outside [lower, upper]");
     if (entry.has("estimate")) {
       const auto flag = entry.table().get("estimate")->value<bool>();
       if (!flag) entry.fail("estimate", "must be true or false");
       p.estimate = *flag;
     }
+    if (p.points > 1) read_regularization(root, sim, p);
     config.parameters.push_back(p);
   }
   if (std::none_of(config.parameters.begin(), config.parameters.end(),
                    [](const FitParameter& p) { return p.estimate; }))
     root.fail("estimate", "no parameter has estimate = true");
+  if (const auto all = root.subsection("regularization"))
+    for (auto&& [key, node] : all->table())
+      if (std::none_of(config.parameters.begin(), config.parameters.end(),
+                       [&](const FitParameter& p) { return p.points > 1 && p.name == key.str(); }))
+        all->fail_at_key(key.str(), "regularises parameter fields that are estimated: add [[estimate]] name = \"" +
+                                        std::string(key.str()) + "\" for a parameter field");
 }
 
 void read_observables(const TomlSection& root, FitConfig& config) {
@@ -143,6 +193,7 @@ void read_settings(const TomlSection& root, FitConfig& config) {
   }
   config.gradient_mode = automatic_gradient_mode(config.simulate.state_names.size(),
                                                  config.simulate.parameter_names.size());
+  if (estimates_field(config)) config.optimizer.starts = 1;
   if (const auto optimizer = root.subsection("optimizer")) {
     optimizer->reject_unknown_keys(
         {"method", "max_iterations", "gradient_tolerance", "starts", "seed", "gradient"});
@@ -154,6 +205,9 @@ void read_settings(const TomlSection& root, FitConfig& config) {
     if (!(o.gradient_tolerance > 0.0)) optimizer->fail("gradient_tolerance", "must be > 0");
     o.starts = optimizer->count("starts", o.starts);
     if (o.starts == 0 || o.starts > 10000) optimizer->fail("starts", "must be between 1 and 10000");
+    if (o.starts > 1 && estimates_field(config))
+      optimizer->fail("starts", "must be 1 when a parameter field is estimated: its fit starts from the field "
+                                "[parameters] gives");
     o.seed = optimizer->count("seed", o.seed);
     const auto mode = gradient_mode(optimizer->string("gradient", "auto"),
                                     config.simulate.state_names.size(),
@@ -204,6 +258,11 @@ FitConfig load_fit_config(const std::string& path) {
   read_settings(root, config);
   read_data(root, config);
   return config;
+}
+
+bool estimates_field(const FitConfig& config) {
+  return std::any_of(config.parameters.begin(), config.parameters.end(),
+                     [](const FitParameter& p) { return p.estimate && p.points > 1; });
 }
 
 bool is_fit_config(const std::string& path) {

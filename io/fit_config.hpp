@@ -8,6 +8,7 @@
 
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
+#include "fit/field_regularization.hpp"
 #include "fit/multistart.hpp"
 #include "io/checkpointing_config.hpp"
 #include "io/measurements.hpp"
@@ -16,12 +17,17 @@
 
 namespace backsweep {
 
+// A scalar parameter, or a parameter field estimated point by point: `points` values
+// from `index` on, each within [lower, upper], starting from (and regularised towards)
+// the field [parameters] gives.
 struct FitParameter {
   std::string name;
   std::size_t index = 0;  // in the model's parameters
-  double nominal = 0.0, lower = 0.0, upper = 0.0;  // linear space
+  double nominal = 0.0, lower = 0.0, upper = 0.0;  // linear space (a field's: at point 0)
   bool log10 = false;     // the optimiser works in log10 of the value
   bool estimate = true;   // false: held at the nominal value
+  std::size_t points = 1;
+  FieldRegularization regularization;  // [regularization.<name>], fields only
 };
 
 struct FitObservable {
@@ -51,6 +57,9 @@ struct FitConfig {
 };
 
 FitConfig load_fit_config(const std::string& path);
+
+// Whether a parameter field is estimated (a fit of a field runs from its prior, once).
+bool estimates_field(const FitConfig& config);
 
 // Whether the file is a fit config (has [data] and no [objective]); false when it cannot
 // be parsed.

@@ -89,8 +89,9 @@ void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, cons
   detail::write_double_dataset(starts, "iterations", {runs}, iterations.data());
   detail::write_double_dataset(starts, "evaluations", {runs}, evaluations.data());
   detail::write_double_dataset(starts, "converged", {runs}, converged.data());
-  detail::write_double_dataset(starts, "start_scaled", {runs, q}, first.data());
-  detail::write_double_dataset(starts, "end_scaled", {runs, q}, last.data());
+  const hsize_t scaled = runs ? r.starts.starts.front().x.size() : 0;
+  detail::write_double_dataset(starts, "start_scaled", {runs, scaled}, first.data());
+  detail::write_double_dataset(starts, "end_scaled", {runs, scaled}, last.data());
   detail::write_double_attribute(starts, "best", double(r.starts.best));
   starts.close();
 
@@ -130,6 +131,14 @@ void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, cons
     group.close();
   }
   trajectories.close();
+
+  if (!r.parameter_fields.empty()) {
+    Hdf5Handle fields = detail::create_group(h5, "parameter_fields");
+    const std::vector<hsize_t> shape(r.grid_shape.begin(), r.grid_shape.end());
+    for (const NamedField& field : r.parameter_fields)
+      detail::write_double_dataset(fields, field.name, shape, field.values.data());
+    fields.close();
+  }
   h5.close();
 }
 

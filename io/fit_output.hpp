@@ -8,6 +8,7 @@
 
 #include "fit/measurement.hpp"
 #include "fit/multistart.hpp"
+#include "io/named_field.hpp"
 
 namespace backsweep {
 
@@ -29,6 +30,9 @@ struct FitReport {
     std::vector<double> times, states, observables;  // rows x states, rows x observables
   };
   std::vector<Trajectory> trajectories;  // per experiment
+  // Estimated parameter fields, fitted (shaped like the grid), when the fit has any.
+  std::vector<std::size_t> grid_shape;
+  std::vector<NamedField> parameter_fields;
 };
 
 void write_fit_files(const FitReport& report, const std::string& dir);

@@ -23,7 +23,7 @@ const std::initializer_list<std::string_view> kSections = {
     "model",        "parameters", "initial", "time",  "solver",      "objective",
     "gradient",     "checkpointing", "output", "estimate", "observables", "data",
     "experiments",  "noise",      "optimizer", "lyapunov", "monitor",  "grid",
-    "ensemble"};
+    "ensemble",     "regularization"};
 
 void read_time(const TomlSection& root, SimulateConfig& config) {
   const auto time = root.subsection("time");

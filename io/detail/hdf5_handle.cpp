@@ -33,6 +33,7 @@ void write_dataset(hid_t location, const std::string& name, const std::vector<hs
   Hdf5Handle set(H5Dcreate2(location, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT,
                             H5P_DEFAULT),
                  H5Dclose, "create dataset " + name);
+  if (!data) return;  // an empty dataset (HDF5 refuses a null buffer)
   check(H5Dwrite(set, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data), "write dataset " + name);
 }
 }  // namespace
@@ -70,6 +71,7 @@ void write_string_array_attribute(hid_t location, const std::string& name,
   Hdf5Handle space(H5Screate_simple(1, &size, nullptr), H5Sclose, "create dataspace");
   Hdf5Handle attribute(H5Acreate2(location, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
                        H5Aclose, "create attribute " + name);
+  if (values.empty()) return;  // HDF5 refuses a null buffer, even for no strings
   check(H5Awrite(attribute, type, pointers.data()), "write attribute " + name);
 }
 
