@@ -1,7 +1,7 @@
 # Run by pvbatch (ParaView's Python): opens the VTK series `backsweep gradient` wrote for
 # examples/gray_scott.toml, checks their arrays, time steps and ranges as ParaView reads
 # them, and renders the gradient field to a PNG.
-#   pvbatch check_fields.py OUTPUT_DIR PNG   (with an X server: see paraview_opens_fields.sh)
+#   under_xvfb.sh pvbatch check_fields.py OUTPUT_DIR PNG
 import math
 import sys
 
