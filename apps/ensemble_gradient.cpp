@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/config_gradient.hpp"
+#include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
 #include "apps/parallel_members.hpp"
@@ -115,7 +116,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   if (shortfall) {
-    std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
+    report_error(config.checkpointing.shortfall_error(*shortfall));
     return kExitBadInput;
   }
   std::size_t failed = 0, first_failure = members;
@@ -125,8 +126,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   for (std::size_t b = 0; b < members; ++b)
     if (out.status[b] != 0 && messages[b].empty()) messages[b] = "non-finite value";
   if (failed == members) {
-    std::cerr << "error: " << config_path << ": every member's gradient failed; member 1 (" << status_name(0)
-              << "): " << messages[0] << '\n';
+    report_error(config_path, ": every member's gradient failed; member 1 (", status_name(0), "): ", messages[0]);
     return IntegrateStatus(out.status[0]) == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
@@ -148,7 +148,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
     std::filesystem::create_directories(sim.output_dir);
     write_ensemble_hdf5(out, path);
   } catch (const std::exception& error) {
-    std::cerr << "error: " << error.what() << '\n';
+    report_error(error.what());
     return kExitRunFailed;
   }
   if (json) {

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
@@ -83,7 +84,8 @@ double field_regularization(const FitConfig& config, const Scaled& scaled, const
       std::vector<double> k(p.points), dk(p.points, 0.0);
       for (std::size_t j = 0; j < p.points; ++j) k[j] = scaled.parameters[first + j].to_value(theta[first + j]);
       value += regularization(config.simulate.fields()->grid(), p.regularization, k.data(), dk.data());
-      for (std::size_t j = 0; j < p.points; ++j) gradient[first + j] += dk[j] * scaled.parameters[first + j].slope(theta[first + j]);
+      for (std::size_t j = 0; j < p.points; ++j)
+        gradient[first + j] += dk[j] * scaled.parameters[first + j].slope(theta[first + j]);
     }
     first += p.points;
   }
@@ -167,10 +169,10 @@ template <class Fits>
 int all_starts_failed(const FitConfig& config, const Fits& fits) {
   for (const auto& fit : fits)
     if (const auto& shortfall = fit.short_budget()) {
-      std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
+      report_error(config.checkpointing.shortfall_error(*shortfall));
       return kExitBadInput;
     }
-  std::cerr << "error: " << config.simulate.file << ": the objective failed from every start\n";
+  report_error(config.simulate.file, ": the objective failed from every start");
   return kExitRunFailed;
 }
 
@@ -216,7 +218,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
   Eigen::MatrixXd information;
   if (!fit.fisher(best.x, information, report.predictions, failure) ||
       !fitted_trajectories(model, config, best.x, fit, report, failure)) {
-    std::cerr << "error: " << sim.file << ": at the optimum: " << failure << '\n';
+    report_error(sim.file, ": at the optimum: ", failure);
     return kExitRunFailed;
   }
   report.sigmas = fit.sigmas();
@@ -253,7 +255,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
     std::filesystem::create_directories(sim.output_dir);
     write_fit_files(report, sim.output_dir);
   } catch (const std::exception& error) {
-    std::cerr << "error: " << error.what() << '\n';
+    report_error(error.what());
     return kExitRunFailed;
   }
   if (json) {
@@ -340,7 +342,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
   FitReport report = base_report(config, runs);
   if (!std::isfinite(misfit) || !fit.predict(best.x, report.predictions, failure) ||
       !fitted_trajectories(model, config, best.x, fit, report, failure)) {
-    std::cerr << "error: " << sim.file << ": at the fit: " << failure << '\n';
+    report_error(sim.file, ": at the fit: ", failure);
     return kExitRunFailed;
   }
   report.sigmas = fit.sigmas();
@@ -387,8 +389,8 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
                               {"max", *high},
                               {"relative_change", std::sqrt(change / size)},
                               {"dataset", "/parameter_fields/" + name}};
-    std::fprintf(stderr, "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior (fit.h5:/parameter_fields/%s)\n",
-                 name.c_str(), *low, *high, std::sqrt(change / size), name.c_str());
+    std::fprintf(stderr, "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior "
+                 "(fit.h5:/parameter_fields/%s)\n", name.c_str(), *low, *high, std::sqrt(change / size), name.c_str());
   }
   try {
     std::filesystem::create_directories(sim.output_dir);
@@ -406,7 +408,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
                        adjoints[e]);
     }
   } catch (const std::exception& error) {
-    std::cerr << "error: " << error.what() << '\n';
+    report_error(error.what());
     return kExitRunFailed;
   }
   if (json)
@@ -436,7 +438,7 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
   std::string failure;
   double value = fit.evaluate(scaled.nominal, gradient, failure);
   if (!std::isfinite(value)) {
-    std::cerr << "error: " << config.simulate.file << ": the gradient failed: " << failure << '\n';
+    report_error(config.simulate.file, ": the gradient failed: ", failure);
     return kExitRunFailed;
   }
   const bool fields = estimates_field(config);
@@ -468,7 +470,7 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
       std::filesystem::create_directories(config.simulate.output_dir);
       write_gradient_hdf5(output, (std::filesystem::path(config.simulate.output_dir) / "gradient.h5").string());
     } catch (const std::exception& error) {
-      std::cerr << "error: " << error.what() << '\n';
+      report_error(error.what());
       return kExitRunFailed;
     }
     for (const auto& [name, entry] : out["gradient"]["parameter_fields"].items())

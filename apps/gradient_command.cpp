@@ -9,6 +9,7 @@
 
 #include "apps/config_gradient.hpp"
 #include "apps/ensemble_gradient.hpp"
+#include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
@@ -147,12 +148,11 @@ int run_gradient(const std::string& config_path, bool json) {
       });
     });
   if (const auto& shortfall = result.diagnostics.short_budget) {
-    std::cerr << "error: " << config.checkpointing.shortfall_error(*shortfall).what() << '\n';
+    report_error(config.checkpointing.shortfall_error(*shortfall));
     return kExitBadInput;
   }
   if (!result.ok()) {
-    std::cerr << "error: " << config_path << ": the gradient failed (" << to_string(result.status)
-              << "): " << result.message << '\n';
+    report_error(config_path, ": the gradient failed (", to_string(result.status), "): ", result.message);
     return result.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
@@ -206,7 +206,7 @@ int run_gradient(const std::string& config_path, bool json) {
       write_vtk_series(sim.output_dir, "gradient", grid, {gradient_fields});
     }
   } catch (const std::exception& error) {
-    std::cerr << "error: " << error.what() << '\n';
+    report_error(error.what());
     return kExitRunFailed;
   }
   if (json) {

@@ -1,11 +1,11 @@
 #pragma once
 // Every command reads its config the same way: a ConfigError is printed as
 // "error: file:line:col: key '...': ..." and the command exits with kExitBadInput.
-#include <iostream>
 #include <optional>
 #include <string>
 #include <type_traits>
 
+#include "apps/error_report.hpp"
 #include "io/config_error.hpp"
 
 namespace backsweep::apps {
@@ -16,7 +16,7 @@ auto load_config(Load&& load, const std::string& path)
   try {
     return load(path);
   } catch (const ConfigError& error) {
-    std::cerr << "error: " << error.what() << '\n';
+    report_error(error);
     return std::nullopt;
   }
 }

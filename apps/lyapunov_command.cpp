@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/load_config.hpp"
 #include "io/lyapunov_config.hpp"
@@ -37,8 +38,7 @@ int run_lyapunov(const std::string& config_path, bool json) {
                                sim.parameters, config.options);
   });
   if (!result.ok()) {
-    std::cerr << "error: " << config_path << ": the run failed (" << to_string(result.status)
-              << "): " << result.message << '\n';
+    report_error(config_path, ": the run failed (", to_string(result.status), "): ", result.message);
     return kExitRunFailed;
   }
   try {
@@ -46,7 +46,7 @@ int run_lyapunov(const std::string& config_path, bool json) {
     write_lyapunov_files({sim.model, std::string(sim.method.name()), config.options, result},
                          sim.output_dir);
   } catch (const std::exception& error) {
-    std::cerr << "error: " << error.what() << '\n';
+    report_error(error.what());
     return kExitRunFailed;
   }
   std::cerr << "Lyapunov exponents of " << sim.model << " (" << result.steps

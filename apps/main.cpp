@@ -1,15 +1,20 @@
 // The backsweep command: one subcommand per task, each reading a TOML config file.
+#include <exception>
 #include <iostream>
+#include <new>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/fit_command.hpp"
 #include "apps/gradient_command.hpp"
 #include "apps/lyapunov_command.hpp"
 #include "apps/plan_command.hpp"
 #include "apps/simulate_command.hpp"
+#include "io/config_overrides.hpp"
 
 int main(int argc, char** argv) {
   using namespace backsweep::apps;
@@ -17,26 +22,37 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", "backsweep " BACKSWEEP_VERSION);
 
-  std::string config;
+  std::string config, output_dir;
+  std::vector<std::string> overrides;
   bool json = false;
+  // What every command that reads a config takes besides the file.
+  const auto config_options = [&](CLI::App* command) {
+    command->add_option("--set", overrides, "KEY=VALUE: replaces a config key, typed like it (repeatable)")
+        ->allow_extra_args(false);
+    command->add_option("--output-dir", output_dir, "where the outputs go (replaces [output] dir)");
+  };
   CLI::App* simulate = app.add_subcommand("simulate", "integrate a model from a config file");
   simulate->add_option("config", config, "TOML config file")->required();
   simulate->add_flag("--json", json, "print one JSON object with the output on stdout");
+  config_options(simulate);
   simulate->footer(kSimulateHelp);
 
   CLI::App* gradient = app.add_subcommand("gradient", "objective and gradient from a config file");
   gradient->add_option("config", config, "TOML config file")->required();
   gradient->add_flag("--json", json, "print one JSON object with the results on stdout");
+  config_options(gradient);
   gradient->footer(kGradientHelp);
 
   CLI::App* fit = app.add_subcommand("fit", "estimate parameters from measurements");
   fit->add_option("config", config, "TOML config file")->required();
   fit->add_flag("--json", json, "print one JSON object with the results on stdout");
+  config_options(fit);
   fit->footer(kFitHelp);
 
   CLI::App* lyapunov = app.add_subcommand("lyapunov", "leading Lyapunov exponents from a config file");
   lyapunov->add_option("config", config, "TOML config file")->required();
   lyapunov->add_flag("--json", json, "print one JSON object with the results on stdout");
+  config_options(lyapunov);
   lyapunov->footer(kLyapunovHelp);
 
   // plan's counts: digits only, so that "-2" is an error rather than 2^64 - 2.
@@ -74,10 +90,28 @@ int main(int argc, char** argv) {
     const int code = app.exit(error);
     return code == 0 ? kExitOk : kExitBadInput;
   }
-  if (*simulate) return run_simulate(config, json);
-  if (*gradient) return run_gradient(config, json);
-  if (*fit) return run_fit(config, json);
-  if (*lyapunov) return run_lyapunov(config, json);
-  if (*plan) return run_plan(request, json);
-  return kExitBadInput;
+  if (!output_dir.empty()) overrides.push_back("output.dir=" + output_dir);
+  backsweep::set_config_overrides(overrides);
+
+  // The chosen command; whatever it did not handle ends the run with a message, not an abort.
+  const auto run = [&]() -> int {
+    try {
+      if (*simulate) return run_simulate(config, json);
+      if (*gradient) return run_gradient(config, json);
+      if (*fit) return run_fit(config, json);
+      if (*lyapunov) return run_lyapunov(config, json);
+      if (*plan) return run_plan(request, json);
+    } catch (const std::bad_alloc&) {
+      report_error("out of memory: the run needs more than this machine can give it (fewer steps or points, a "
+                   "checkpoint budget such as [checkpointing] memory = \"1GiB\", or [time] output_step)");
+      return kExitRunFailed;
+    } catch (const std::exception& error) {
+      report_error(error.what());
+      return kExitRunFailed;
+    }
+    return kExitBadInput;
+  };
+  const int code = run();
+  if (json && code != kExitOk) std::cout << error_json(code).dump() << '\n';
+  return code;
 }

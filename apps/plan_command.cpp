@@ -7,6 +7,7 @@
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "adjoint/schedule_executor.hpp"
+#include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 
 namespace backsweep::apps {
@@ -40,17 +41,17 @@ bool too_long(std::size_t steps, std::size_t slots) {
 
 int run_plan(const PlanRequest& request, bool json) {
   if (request.steps == 0 || request.slots == 0) {
-    std::cerr << "error: --steps and --slots must be at least 1\n";
+    report_error("--steps and --slots must be at least 1");
     return kExitBadInput;
   }
   // Numbers from the command line are not trusted: a schedule holds O(slots) state.
   if (request.slots > (std::size_t(1) << 32) || request.disk_slots > (std::size_t(1) << 32)) {
-    std::cerr << "error: --slots and --disk-slots must be at most 2^32\n";
+    report_error("--slots and --disk-slots must be at most 2^32");
     return kExitBadInput;
   }
   if (too_long(request.steps, request.slots + request.disk_slots)) {
-    std::cerr << "error: " << request.steps << " steps with " << request.slots + request.disk_slots
-              << " slots take more than 10^10 forward steps to plan: give more slots\n";
+    report_error(request.steps, " steps with ", request.slots + request.disk_slots,
+                 " slots take more than 10^10 forward steps to plan: give more slots");
     return kExitBadInput;
   }
   // More slots than states are never used: a schedule is not built for them.
@@ -63,7 +64,7 @@ int run_plan(const PlanRequest& request, bool json) {
   else if (name == "online") schedule = online_schedule(slots);
   else if (name == "two_level") schedule = two_level_schedule(request.steps, slots, disk_slots);
   else {
-    std::cerr << "error: --schedule must be auto, revolve, online or two_level\n";
+    report_error("--schedule must be auto, revolve, online or two_level");
     return kExitBadInput;
   }
   Counter counter{0, request.steps};

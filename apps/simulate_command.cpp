@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/load_config.hpp"
@@ -98,8 +99,7 @@ int run_simulate(const std::string& config_path, bool json) {
     result = solve_forward(model, config.method, y.data(), config.parameters.data(), config.integrate, append);
   });
   if (!result.ok()) {
-    std::cerr << "error: " << config_path << ": the simulation failed ("
-              << to_string(result.status) << "): " << result.message << '\n';
+    report_error(config_path, ": the simulation failed (", to_string(result.status), "): ", result.message);
     return kExitRunFailed;
   }
 
@@ -116,7 +116,7 @@ int run_simulate(const std::string& config_path, bool json) {
       write_vtk_series(config.output_dir, "states", fields->grid(), snapshots);
     }
   } catch (const std::exception& error) {
-    std::cerr << "error: " << error.what() << '\n';
+    report_error(error.what());
     return kExitRunFailed;
   }
   std::cerr << "simulate: " << config.model << " with " << config.method.name() << ", "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 #include <iterator>
 #include <numbers>
@@ -126,7 +127,7 @@ class ExpressionParser {
     if (at_end()) fail(0, "the expression is empty");
     const Operand result = logical();
     skip_space();
-    if (!at_end()) fail(position_, std::string("unexpected '") + text_[position_] + "'");
+    if (!at_end()) fail(position_, std::string("unexpected '") + text_[position_] + "'" + hint());
     // The value goes to output 0: from the instruction that computed it, or copied.
     if (result.kind == Operand::in_register) {
       program_.ops.back().target = detail::kOutputs;
@@ -342,13 +343,19 @@ class ExpressionParser {
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number(start);
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return name(start);
-    fail(start, std::string("unexpected '") + c + "'");
+    fail(start, std::string("unexpected '") + c + "'" + hint());
+  }
+  // What a user from another language may have meant.
+  std::string hint() const {
+    if (text_.compare(position_ > 0 ? position_ - 1 : 0, 2, "**") == 0) return " (powers are written x^2)";
+    return "";
   }
   Operand number(std::size_t start) {
     const char* begin = text_.c_str() + start;
     char* end = nullptr;
     const double value = std::strtod(begin, &end);
     if (end == begin) fail(start, "malformed number");
+    if (!std::isfinite(value)) fail(start, "the number " + std::string(begin, std::size_t(end - begin)) + " is out of double range");
     position_ = start + std::size_t(end - begin);
     return constant(value);
   }

@@ -2,17 +2,78 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
+#include "io/config_overrides.hpp"
 #include "io/detail/joined.hpp"
 
 namespace backsweep::detail {
 
 namespace {
+
+constexpr std::string_view kOverride = "--set ";
+
 SourcePosition position_of(const toml::source_region& region, const std::string& file) {
   return {file, region.begin.line, region.begin.column};
 }
+
+std::vector<std::string>& overrides() {
+  static std::vector<std::string> assignments;  // set once by main, before any config is read
+  return assignments;
+}
+
+// Where a dotted key was overridden: the option itself.
+std::optional<SourcePosition> override_of(const std::string& dotted_key) {
+  for (const std::string& assignment : overrides())
+    if (assignment.starts_with(dotted_key) && assignment.size() > dotted_key.size() &&
+        assignment[dotted_key.size()] == '=')
+      return SourcePosition{std::string(kOverride) + assignment, 0, 0};
+  return std::nullopt;
+}
+
+// KEY=VALUE into `document`: the tables on the dotted key's way are made where missing.
+void apply_override(toml::table& document, const std::string& assignment) {
+  const std::string option = std::string(kOverride) + assignment;
+  const std::size_t equals = assignment.find('=');
+  if (equals == std::string::npos || equals == 0)
+    throw ConfigError({option, 0, 0}, "", "must be KEY=VALUE, such as solver.step=0.01");
+  const std::string key = assignment.substr(0, equals), value = assignment.substr(equals + 1);
+  std::vector<std::string> parts;
+  for (std::size_t start = 0, dot; start <= key.size(); start = dot + 1) {
+    dot = std::min(key.find('.', start), key.size());
+    parts.push_back(key.substr(start, dot - start));
+    if (parts.back().empty()) throw ConfigError({option, 0, 0}, key, "is not a dotted key such as solver.step");
+  }
+  toml::table* table = &document;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    toml::node* node = table->get(parts[i]);
+    if (!node) node = &table->insert(parts[i], toml::table{}).first->second;
+    table = node->as_table();
+    if (!table) throw ConfigError({option, 0, 0}, key, "'" + parts[i] + "' is not a table in the config");
+  }
+  // As TOML, but as text where the file has a string (unless quoted), or where the key is
+  // new and the value is no TOML (--output-dir runs/2).
+  const toml::node* existing = table->get(parts.back());
+  const auto quoted = [&] {
+    std::string text = "\"";
+    for (char c : value) text += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+    return text + '"';
+  };
+  const bool text = existing && existing->is_string() && !value.starts_with('"') && !value.starts_with('\'');
+  toml::table parsed;
+  try {
+    parsed = toml::parse("value = " + (text ? quoted() : value), option);
+  } catch (const toml::parse_error& error) {
+    if (existing)
+      throw ConfigError({option, 0, 0}, key,
+                        "is not a TOML value: " + std::string(error.description()) + " (quote a string: KEY='\"text\"')");
+    parsed = toml::parse("value = " + quoted(), option);
+  }
+  parsed.get("value")->visit([&](const auto& node) { table->insert_or_assign(parts.back(), node); });
+}
+
 }  // namespace
 
 TomlSection::TomlSection(const toml::table& table, std::string file, std::string dotted_name)
@@ -24,6 +85,7 @@ std::string TomlSection::key_name(std::string_view key) const {
 }
 
 SourcePosition TomlSection::position(std::string_view key) const {
+  if (const auto overridden = override_of(key_name(key))) return *overridden;
   if (const toml::node* node = table_.get(key)) return position_of(node->source(), file_);
   return position_of(table_.source(), file_);
 }
@@ -35,7 +97,8 @@ void TomlSection::fail(std::string_view key, const std::string& problem) const {
 void TomlSection::reject_unknown_keys(std::initializer_list<std::string_view> allowed) const {
   for (auto&& [key, node] : table_) {
     if (std::find(allowed.begin(), allowed.end(), key.str()) != allowed.end()) continue;
-    throw ConfigError(position_of(key.source(), file_), key_name(key.str()),
+    const std::string name = key_name(key.str());
+    throw ConfigError(override_of(name).value_or(position_of(key.source(), file_)), name,
                       "unknown key (known keys here: " + joined(allowed) + ")");
   }
 }
@@ -110,7 +173,8 @@ std::optional<std::vector<std::string>> TomlSection::string_array(std::string_vi
 void TomlSection::fail_at_key(std::string_view key, const std::string& problem) const {
   const auto it = table_.find(key);
   if (it == table_.end()) fail(key, problem);
-  throw ConfigError(position_of(it->first.source(), file_), key_name(key), problem);
+  throw ConfigError(override_of(key_name(key)).value_or(position_of(it->first.source(), file_)), key_name(key),
+                    problem);
 }
 
 void TomlSection::fail_entry(std::string_view key, std::size_t index,
@@ -130,16 +194,30 @@ std::optional<TomlSection> TomlSection::subsection(std::string_view key) const {
 }
 
 toml::table parse_toml_file(const std::string& path) {
+  std::error_code error;
+  if (std::filesystem::is_directory(path, error))
+    throw ConfigError({path, 0, 0}, "", "is a directory, not a config file");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError({path, 0, 0}, "", "cannot open the config file");
   std::ostringstream text;
   text << in.rdbuf();
   try {
-    return toml::parse(text.str(), path);
+    toml::table document = toml::parse(text.str(), path);
+    for (const std::string& assignment : overrides()) apply_override(document, assignment);
+    return document;
   } catch (const toml::parse_error& error) {
+    // An expression left unquoted is the likely cause of "could not determine value type".
+    const bool unquoted = error.description().find("value type") != std::string_view::npos;
     throw ConfigError(position_of(error.source(), path), "",
-                      "TOML syntax error: " + std::string(error.description()));
+                      "TOML syntax error: " + std::string(error.description()) +
+                          (unquoted ? " (an expression is a string: quote it, x = \"-a*x\")" : ""));
   }
 }
 
 }  // namespace backsweep::detail
+
+namespace backsweep {
+
+void set_config_overrides(std::vector<std::string> assignments) { detail::overrides() = std::move(assignments); }
+
+}  // namespace backsweep

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -106,9 +107,94 @@ TEST_CASE("bad input exits 2, names file, line and key, and writes nothing") {
   CHECK(result.err.find("bad.toml:10:8: key 'solver.step': must be > 0") != std::string::npos);
   CHECK_FALSE(fs::exists(scratch() / "bad"));
 
+  // With --json the failure is a JSON object on stdout too.
+  const CliRun json = run("simulate " + config.string() + " --json");
+  CHECK(json.exit_code == 2);
+  const auto error = nlohmann::json::parse(json.out)["error"];
+  CHECK(error["exit_code"] == 2);
+  CHECK(error["line"] == 10);
+  CHECK(error["column"] == 8);
+  CHECK(error["key"] == "solver.step");
+  CHECK(error["file"] == config.string());
+  CHECK(error["message"].get<std::string>().find("must be > 0") != std::string::npos);
+
   CHECK(run("simulate").exit_code == 2);
   CHECK(run("simulate " + (scratch() / "absent.toml").string()).exit_code == 2);
   CHECK(run("frobnicate x.toml").exit_code == 2);
+}
+
+TEST_CASE("input hygiene: hints for ** and unquoted expressions, huge literals, a directory as config") {
+  const auto error_of = [&](const std::string& name, const std::string& text) {
+    const CliRun result = run("simulate " + write_config(name, text).string());
+    CHECK(result.exit_code == 2);
+    return result.err;
+  };
+  const std::string model = "[model]\nstates = [\"x\"]\nparameters = [\"a\"]\n[model.equations]\n";
+  const std::string rest = "[parameters]\na = 1\n[initial]\nx = 1\n[time]\nend = 1\n";
+  CHECK(error_of("power.toml", model + "x = \"-a*x**2\"\n" + rest)
+            .find("power.toml:5:11: key 'model.equations.x': unexpected '*' (powers are written x^2)") !=
+        std::string::npos);
+  CHECK(error_of("unquoted.toml", model + "x = -a*x\n" + rest).find("quote it") != std::string::npos);
+  CHECK(error_of("huge.toml", model + "x = \"-a*x*1e400\"\n" + rest)
+            .find("huge.toml:5:11: key 'model.equations.x': the number 1e400 is out of double range") !=
+        std::string::npos);
+  const CliRun directory = run("simulate " + scratch().string());
+  CHECK(directory.exit_code == 2);
+  CHECK(directory.err.find("is a directory, not a config file") != std::string::npos);
+}
+
+#ifdef __SANITIZE_ADDRESS__
+constexpr bool kAddressSanitizer = true;  // it reserves terabytes of address space: no ulimit -v
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+TEST_CASE("--set KEY=VALUE and --output-dir override the config, typed like its keys") {
+  const fs::path config = write_config("base.toml", kVanDerPol);
+  std::string changed = kVanDerPol;
+  changed.replace(changed.find("mu = 0.5"), 8, "mu = 0.7");
+  changed.replace(changed.find("method = \"rk4\""), 14, "method = \"heun\"");
+  const CliRun expected = run("simulate " + write_config("changed.toml", changed).string() + " --json");
+  REQUIRE(expected.exit_code == 0);
+
+  // Before or after the file; a string key takes the text as it is.
+  const CliRun overridden = run("simulate --set parameters.mu=0.7 " + config.string() +
+                                " --set solver.method=heun --output-dir elsewhere/run2 --json");
+  CAPTURE(overridden.err);
+  REQUIRE(overridden.exit_code == 0);
+  CHECK(nlohmann::json::parse(overridden.out) == nlohmann::json::parse(expected.out));
+  CHECK(fs::exists(scratch() / "elsewhere/run2/trajectory.csv"));
+
+  struct Case {
+    std::string option, words;
+  };
+  for (const Case& c : std::vector<Case>{
+           {"--set solver.step=-1", "--set solver.step=-1: key 'solver.step': must be > 0"},
+           {"--set solver.step=abc", "key 'solver.step': is not a TOML value"},
+           {"--set solver", "--set solver: must be KEY=VALUE"},
+           {"--set solver..step=1", "is not a dotted key"},
+           {"--set solver.step.x=1", "key 'solver.step.x': 'step' is not a table"},
+           {"--set solver.stepp=0.1", "--set solver.stepp=0.1: key 'solver.stepp': unknown key"},
+       }) {
+    CAPTURE(c.option);
+    const CliRun result = run("simulate " + config.string() + " " + c.option);
+    CHECK(result.exit_code == 2);
+    CHECK(result.err.find(c.words) != std::string::npos);
+  }
+}
+
+TEST_CASE("out of memory is exit 1 with a message, not an abort" * doctest::skip(kAddressSanitizer)) {
+  std::string text = kVanDerPol;  // every step of 10^8 kept: 2.4 GB, under a 400 MB limit
+  const std::string times = "end = 2.0\noutput = [1.0, 2.0]";
+  text.replace(text.find(times), times.size(), "end = 1e6");
+  text.replace(text.find("step = 0.01"), 11, "step = 0.01\nmax_steps = 1000000000");
+  const fs::path config = write_config("huge_run.toml", text), err = scratch() / "oom.txt";
+  const std::string command = "cd " + scratch().string() + " && ulimit -v 400000 && " + BACKSWEEP_CLI +
+                              " simulate " + config.string() + " > /dev/null 2> " + err.string();
+  const int status = std::system(command.c_str());
+  CHECK(WIFEXITED(status));
+  CHECK(WEXITSTATUS(status) == 1);
+  CHECK(slurp(err).find("error: out of memory") != std::string::npos);
 }
 
 TEST_CASE("a failed run exits 1 and leaves the earlier outputs intact") {
@@ -121,9 +207,12 @@ TEST_CASE("a failed run exits 1 and leaves the earlier outputs intact") {
   SUBCASE("the solve fails") {
     std::string failing_text = text;
     failing_text.replace(failing_text.find("step = 0.01"), 11, "step = 0.01\nmax_steps = 5");
-    const CliRun result = run("simulate " + write_config("fail.toml", failing_text).string());
+    const CliRun result = run("simulate " + write_config("fail.toml", failing_text).string() + " --json");
     CHECK(result.exit_code == 1);
     CHECK(result.err.find("max_steps") != std::string::npos);
+    const auto error = nlohmann::json::parse(result.out)["error"];
+    CHECK(error["exit_code"] == 1);
+    CHECK(error["message"].get<std::string>().find("max_steps") != std::string::npos);
   }
   SUBCASE("writing the results fails") {
     std::string changed = text;

@@ -1,0 +1,55 @@
+#pragma once
+// How a command says it failed: "error: ..." on stderr, and the message kept so that with
+// --json main also prints {"error": {...}} on stdout, where a script reads the results.
+#include <iostream>
+#include <optional>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "io/config_error.hpp"
+
+namespace backsweep::apps {
+
+struct ErrorReport {
+  std::string message;
+  std::optional<SourcePosition> where;  // a config error's file, line and column
+  std::string key;                      // and its key
+};
+
+inline ErrorReport& last_error() {
+  static ErrorReport report;
+  return report;
+}
+
+template <class... Parts>
+void report_error(const Parts&... parts) {
+  std::ostringstream text;
+  (text << ... << parts);
+  last_error() = {text.str(), std::nullopt, ""};
+  std::cerr << "error: " << last_error().message << '\n';
+}
+
+inline void report_error(const ConfigError& error) {
+  report_error(error.what());
+  last_error().where = error.where();
+  last_error().key = error.key();
+}
+
+// {"error": {"message", "exit_code"[, "file", "line", "column", "key"]}}
+inline nlohmann::json error_json(int exit_code) {
+  const ErrorReport& report = last_error();
+  nlohmann::json error = {{"message", report.message}, {"exit_code", exit_code}};
+  if (report.where) {
+    error["file"] = report.where->file;
+    if (report.where->line > 0) {
+      error["line"] = report.where->line;
+      error["column"] = report.where->column;
+    }
+    if (!report.key.empty()) error["key"] = report.key;
+  }
+  return {{"error", error}};
+}
+
+}  // namespace backsweep::apps
