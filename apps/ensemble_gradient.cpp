@@ -12,6 +12,7 @@
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
+#include "apps/results_stream.hpp"
 #include "apps/parallel_members.hpp"
 #include "io/ensemble_output.hpp"
 
@@ -19,7 +20,7 @@ namespace backsweep::apps {
 
 namespace {
 
-constexpr std::size_t kMembersPrinted = 10;  // on stderr; the file and --json have all
+constexpr std::size_t kMembersPrinted = 10;  // printed; the file and --json have all
 
 // The output's names and its member rows, sized; record() fills a member's row.
 EnsembleOutput prepare(const GradientConfig& config) {
@@ -130,16 +131,16 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
     return IntegrateStatus(out.status[0]) == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
-  std::cerr << "gradient ensemble (" << out.mode << ", " << sim.method.name() << ", backend " << sim.backend
+  results_stream(json) << "gradient ensemble (" << out.mode << ", " << sim.method.name() << ", backend " << sim.backend
             << "): " << members << " members, " << failed << " failed, " << members / seconds
             << " gradients/s\n";
   for (std::size_t b = 0; b < std::min(members, kMembersPrinted); ++b) {
-    std::cerr << "  member " << b + 1 << ": J = " << out.objective[b];
+    results_stream(json) << "  member " << b + 1 << ": J = " << out.objective[b];
     for (std::size_t j = 0; j < out.parameter_names.size(); ++j)
-      std::cerr << ", dJ/d" << out.parameter_names[j] << " = " << out.dJ_dp[b * out.parameter_names.size() + j];
-    std::cerr << '\n';
+      results_stream(json) << ", dJ/d" << out.parameter_names[j] << " = " << out.dJ_dp[b * out.parameter_names.size() + j];
+    results_stream(json) << '\n';
   }
-  if (members > kMembersPrinted) std::cerr << "  ... (all members in gradient.h5)\n";
+  if (members > kMembersPrinted) results_stream(json) << "  ... (all members in gradient.h5)\n";
   if (failed)
     std::cerr << "warning: " << failed << " of " << members << " members failed; member " << first_failure + 1
               << " (" << status_name(first_failure) << "): " << messages[first_failure] << '\n';

@@ -11,6 +11,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
+#include "apps/results_stream.hpp"
 #include "apps/load_config.hpp"
 #include "apps/parallel_members.hpp"
 #include "fit/data_fit.hpp"
@@ -230,7 +231,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
   report.covariance.assign(errors.covariance.data(), errors.covariance.data() + errors.covariance.size());
 
   nlohmann::json parameters = nlohmann::json::object();
-  std::cerr << "fit: objective " << best.objective << " (" << best.reason << ")\n";
+  results_stream(json) << "fit: objective " << best.objective << " (" << best.reason << ")\n";
   std::size_t i = 0;  // the estimated parameters come in config order
   for (const FitParameter& p : config.parameters) {
     double value = p.nominal, error = NAN;
@@ -248,7 +249,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
     report.estimated.push_back(p.estimate ? 1.0 : 0.0);
     parameters[p.name] = {{"value", value}, {"standard_error", finite_or_null(error)},
                           {"estimated", p.estimate}};
-    std::fprintf(stderr, "  %-12s %.10g +- %.3g%s\n", p.name.c_str(), value, error,
+    std::fprintf(results_file(json), "  %-12s %.10g +- %.3g%s\n", p.name.c_str(), value, error,
                  p.estimate ? "" : "  (fixed)");
   }
   try {
@@ -358,7 +359,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
     return misfit_gradient[i] / scaled.parameters[i].slope(best.x[i]);
   });
 
-  std::cerr << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation " << penalty
+  results_stream(json) << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation " << penalty
             << " (" << best.reason << ", " << best.iterations << " iterations)\n";
   nlohmann::json parameters = nlohmann::json::object(), parameter_fields = nlohmann::json::object();
   std::size_t first = 0;
@@ -374,7 +375,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
     report.upper.push_back(p.upper);
     report.estimated.push_back(p.estimate ? 1.0 : 0.0);
     parameters[p.name] = {{"value", value}, {"standard_error", nullptr}, {"estimated", p.estimate}};
-    std::fprintf(stderr, "  %-12s %.10g%s\n", p.name.c_str(), value, p.estimate ? "" : "  (fixed)");
+    std::fprintf(results_file(json), "  %-12s %.10g%s\n", p.name.c_str(), value, p.estimate ? "" : "  (fixed)");
   }
   for (std::size_t f = 0; f < report.parameter_fields.size(); ++f) {
     const std::vector<double>& values = report.parameter_fields[f].values;
@@ -389,7 +390,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
                               {"max", *high},
                               {"relative_change", std::sqrt(change / size)},
                               {"dataset", "/parameter_fields/" + name}};
-    std::fprintf(stderr, "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior "
+    std::fprintf(results_file(json), "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior "
                  "(fit.h5:/parameter_fields/%s)\n", name.c_str(), *low, *high, std::sqrt(change / size), name.c_str());
   }
   try {
@@ -444,14 +445,14 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
   const bool fields = estimates_field(config);
   if (fields) value += field_regularization(config, scaled, scaled.nominal, gradient);
   nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
-  std::cerr << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " (" << mode << ")\n";
+  results_stream(json) << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " (" << mode << ")\n";
   for (std::size_t i = 0; i < gradient.size(); ++i) {
     const FitParameter& p = config.parameters[scaled.config_index[i]];
     if (p.points > 1) continue;
     const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
     in_scaled[p.name] = gradient[i];
     in_linear[p.name] = linear;
-    std::fprintf(stderr, "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i], linear);
+    std::fprintf(results_file(json), "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i], linear);
   }
   nlohmann::json out = {{"objective", value},
                         {"gradient", {{"scaled", in_scaled}, {"linear", in_linear}}},
@@ -474,7 +475,7 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
       return kExitRunFailed;
     }
     for (const auto& [name, entry] : out["gradient"]["parameter_fields"].items())
-      std::cerr << "  |dJ/d" << name << "| = " << entry["norm"].template get<double>() << "  (gradient.h5:"
+      results_stream(json) << "  |dJ/d" << name << "| = " << entry["norm"].template get<double>() << "  (gradient.h5:"
                 << entry["dataset"].template get<std::string>() << ")\n";
   }
   if (json) std::cout << out.dump() << '\n';

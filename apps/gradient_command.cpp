@@ -13,6 +13,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
+#include "apps/results_stream.hpp"
 #include "apps/load_config.hpp"
 #include "apps/fit_command.hpp"
 #include "io/fit_config.hpp"
@@ -159,13 +160,13 @@ int run_gradient(const std::string& config_path, bool json) {
   GradientOutput output{sim.model, mode, result.value, {}, {}, {}, {}, result.diagnostics,
                         monitor.tolerance, {}, {}, {}};
   nlohmann::json parameters = nlohmann::json::object(), initial = nlohmann::json::object();
-  std::cerr << "gradient (" << mode << ", " << sim.method.name() << ", " << result.diagnostics.steps
+  results_stream(json) << "gradient (" << mode << ", " << sim.method.name() << ", " << result.diagnostics.steps
             << " steps): J = " << result.value << '\n';
   for (std::size_t j : config.parameters) {
     parameters[sim.parameter_names[j]] = result.dJ_dp[j];
     output.parameter_names.push_back(sim.parameter_names[j]);
     output.dJ_dp.push_back(result.dJ_dp[j]);
-    std::cerr << "  dJ/d" << sim.parameter_names[j] << " = " << result.dJ_dp[j] << '\n';
+    results_stream(json) << "  dJ/d" << sim.parameter_names[j] << " = " << result.dJ_dp[j] << '\n';
   }
   nlohmann::json parameter_fields;
   if (fields) {  // fields are reported by name, whole, with their norms
@@ -177,14 +178,14 @@ int run_gradient(const std::string& config_path, bool json) {
     parameter_fields = field_norms_json(output.parameter_fields, "/gradient/parameter_fields");
     for (const auto* group : {&initial, &parameter_fields})
       for (const auto& [name, entry] : group->items())
-        std::cerr << "  |dJ/d" << name << (group == &initial ? "(0)" : "") << "| = " << entry["norm"].get<double>()
+        results_stream(json) << "  |dJ/d" << name << (group == &initial ? "(0)" : "") << "| = " << entry["norm"].get<double>()
                   << "  (gradient.h5:" << entry["dataset"].get<std::string>() << ")\n";
   } else if (config.initial) {
     output.state_names = sim.state_names;
     output.dJ_dy0 = result.dJ_dy0;
     for (std::size_t i = 0; i < n; ++i) {
       initial[sim.state_names[i]] = result.dJ_dy0[i];
-      std::cerr << "  dJ/d" << sim.state_names[i] << "(0) = " << result.dJ_dy0[i] << '\n';
+      results_stream(json) << "  dJ/d" << sim.state_names[i] << "(0) = " << result.dJ_dy0[i] << '\n';
     }
   }
   if (const auto& report = result.diagnostics.monitor;

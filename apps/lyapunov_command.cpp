@@ -7,6 +7,7 @@
 
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/results_stream.hpp"
 #include "apps/load_config.hpp"
 #include "io/lyapunov_config.hpp"
 #include "io/lyapunov_output.hpp"
@@ -49,13 +50,13 @@ int run_lyapunov(const std::string& config_path, bool json) {
     report_error(error.what());
     return kExitRunFailed;
   }
-  std::cerr << "Lyapunov exponents of " << sim.model << " (" << result.steps
+  results_stream(json) << "Lyapunov exponents of " << sim.model << " (" << result.steps
             << (sim.method.is_sundials() ? " CVODES steps, QR every " : " steps of ")
             << config.options.step << ", averaged over " << config.options.duration << "):\n";
   for (std::size_t j = 0; j < result.exponents.size(); ++j)
-    std::cerr << "  lambda_" << j + 1 << " = " << result.exponents[j] << " +- "
+    results_stream(json) << "  lambda_" << j + 1 << " = " << result.exponents[j] << " +- "
               << result.standard_errors[j] << '\n';
-  std::cerr << "  Kaplan-Yorke dimension " << result.kaplan_yorke_dimension << '\n';
+  results_stream(json) << "  Kaplan-Yorke dimension " << result.kaplan_yorke_dimension << '\n';
   if (json)
     std::cout << nlohmann::json{{"exponents", result.exponents},
                                 {"standard_errors", result.standard_errors},

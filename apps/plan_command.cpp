@@ -9,6 +9,7 @@
 #include "adjoint/schedule_executor.hpp"
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/results_stream.hpp"
 
 namespace backsweep::apps {
 
@@ -71,14 +72,14 @@ int run_plan(const PlanRequest& request, bool json) {
   const ScheduleCounts counts = execute_schedule(*schedule, counter);
   const double ratio = double(counts.recomputed_steps) / double(request.steps);
   const std::uint64_t minimum = revolve_min_recomputations(request.steps, slots);
-  std::cerr << name << ": " << request.steps << " steps with " << request.slots
+  results_stream(json) << name << ": " << request.steps << " steps with " << request.slots
             << " memory slots and " << request.disk_slots << " disk slots: "
             << counts.recomputed_steps << " forward steps (" << ratio
             << " forward sweeps; revolve with the memory slots alone: " << minimum << ")\n";
   nlohmann::json levels = nlohmann::json::object();
   for (Level level : {Level::memory, Level::disk}) {
     const auto l = std::size_t(level);
-    std::cerr << "  " << to_string(level) << ": peak " << counts.peak_level_slots[l] << " slots, "
+    results_stream(json) << "  " << to_string(level) << ": peak " << counts.peak_level_slots[l] << " slots, "
               << counts.writes[l] << " writes, " << counts.reads[l] << " reads ("
               << counts.writes[l] * request.state_bytes << " and "
               << counts.reads[l] * request.state_bytes << " bytes)\n";

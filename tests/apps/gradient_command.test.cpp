@@ -68,6 +68,21 @@ TEST_CASE("gradient: adjoint and tangent modes agree to round-off") {
     }
 }
 
+TEST_CASE("results go to stdout (> file keeps them); with --json stdout holds only the JSON") {
+  const fs::path config = write_config("streams.toml", example());
+  const CliRun plain = run("gradient " + config.string());
+  REQUIRE(plain.exit_code == 0);
+  CHECK(plain.out.find("J = ") != std::string::npos);
+  CHECK(plain.out.find("dJ/drho = ") != std::string::npos);
+  CHECK(plain.err.find("dJ/drho = ") == std::string::npos);
+  const CliRun json = run("gradient " + config.string() + " --json");
+  REQUIRE(json.exit_code == 0);
+  CHECK_NOTHROW(nlohmann::json::parse(json.out));
+  CHECK(json.err.find("dJ/drho = ") != std::string::npos);
+  const CliRun plan = run("plan --steps 100 --slots 10");
+  CHECK(plan.out.find("100 steps with 10") != std::string::npos);
+}
+
 TEST_CASE("gradient: bad objective input names file, line, column and key") {
   const std::string base = example();
   struct Case {
