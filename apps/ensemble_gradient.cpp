@@ -132,12 +132,13 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   }
 
   results_stream(json) << "gradient ensemble (" << out.mode << ", " << sim.method.name() << ", backend " << sim.backend
-            << "): " << members << " members, " << failed << " failed, " << members / seconds
-            << " gradients/s\n";
+                       << "): " << members << " members, " << failed << " failed, " << members / seconds
+                       << " gradients/s\n";
   for (std::size_t b = 0; b < std::min(members, kMembersPrinted); ++b) {
     results_stream(json) << "  member " << b + 1 << ": J = " << out.objective[b];
     for (std::size_t j = 0; j < out.parameter_names.size(); ++j)
-      results_stream(json) << ", dJ/d" << out.parameter_names[j] << " = " << out.dJ_dp[b * out.parameter_names.size() + j];
+      results_stream(json) << ", dJ/d" << out.parameter_names[j] << " = "
+                           << out.dJ_dp[b * out.parameter_names.size() + j];
     results_stream(json) << '\n';
   }
   if (members > kMembersPrinted) results_stream(json) << "  ... (all members in gradient.h5)\n";

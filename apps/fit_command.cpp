@@ -177,6 +177,15 @@ int all_starts_failed(const FitConfig& config, const Fits& fits) {
   return kExitRunFailed;
 }
 
+// A fit that stopped short of the gradient tolerance still exits 0 with its best point, and
+// says so; only a fit whose objective failed everywhere exits 1.
+void warn_unless_converged(const StartResult& best) {
+  if (!best.converged)
+    std::cerr << "warning: the fit stopped before the gradient tolerance (" << best.reason
+              << "; projected gradient " << best.projected_gradient_norm
+              << "): the result is the best point reached (raise optimizer.max_iterations, or check the bounds)\n";
+}
+
 void print_progress(std::size_t start, std::size_t iteration, double f, double g, double step) {
   std::fprintf(stderr, "  start %zu  iteration %3zu  objective %.10g  |grad| %.3e  step %.3e\n", start + 1,
                iteration, f, g, step);
@@ -252,6 +261,11 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
     std::fprintf(results_file(json), "  %-12s %.10g +- %.3g%s\n", p.name.c_str(), value, error,
                  p.estimate ? "" : "  (fixed)");
   }
+  if (config.estimate_sigma)
+    for (std::size_t o = 0; o < config.observables.size(); ++o)
+      std::fprintf(results_file(json), "  sigma(%s) = %.6g  (estimated)\n", config.observables[o].name.c_str(),
+                   fit.profiled_sigma()[o]);
+  warn_unless_converged(best);
   try {
     std::filesystem::create_directories(sim.output_dir);
     write_fit_files(report, sim.output_dir);
@@ -359,8 +373,9 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
     return misfit_gradient[i] / scaled.parameters[i].slope(best.x[i]);
   });
 
-  results_stream(json) << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation " << penalty
-            << " (" << best.reason << ", " << best.iterations << " iterations)\n";
+  results_stream(json) << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation "
+                       << penalty << " (" << best.reason << ", " << best.iterations << " iterations)\n";
+  warn_unless_converged(best);
   nlohmann::json parameters = nlohmann::json::object(), parameter_fields = nlohmann::json::object();
   std::size_t first = 0;
   for (const FitParameter& p : config.parameters) {
@@ -445,14 +460,16 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
   const bool fields = estimates_field(config);
   if (fields) value += field_regularization(config, scaled, scaled.nominal, gradient);
   nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
-  results_stream(json) << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " (" << mode << ")\n";
+  results_stream(json) << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " ("
+                       << mode << ")\n";
   for (std::size_t i = 0; i < gradient.size(); ++i) {
     const FitParameter& p = config.parameters[scaled.config_index[i]];
     if (p.points > 1) continue;
     const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
     in_scaled[p.name] = gradient[i];
     in_linear[p.name] = linear;
-    std::fprintf(results_file(json), "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i], linear);
+    std::fprintf(results_file(json), "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i],
+                 linear);
   }
   nlohmann::json out = {{"objective", value},
                         {"gradient", {{"scaled", in_scaled}, {"linear", in_linear}}},
@@ -476,7 +493,7 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
     }
     for (const auto& [name, entry] : out["gradient"]["parameter_fields"].items())
       results_stream(json) << "  |dJ/d" << name << "| = " << entry["norm"].template get<double>() << "  (gradient.h5:"
-                << entry["dataset"].template get<std::string>() << ")\n";
+                           << entry["dataset"].template get<std::string>() << ")\n";
   }
   if (json) std::cout << out.dump() << '\n';
   return kExitOk;

@@ -161,7 +161,7 @@ int run_gradient(const std::string& config_path, bool json) {
                         monitor.tolerance, {}, {}, {}};
   nlohmann::json parameters = nlohmann::json::object(), initial = nlohmann::json::object();
   results_stream(json) << "gradient (" << mode << ", " << sim.method.name() << ", " << result.diagnostics.steps
-            << " steps): J = " << result.value << '\n';
+                       << " steps): J = " << result.value << '\n';
   for (std::size_t j : config.parameters) {
     parameters[sim.parameter_names[j]] = result.dJ_dp[j];
     output.parameter_names.push_back(sim.parameter_names[j]);
@@ -178,8 +178,9 @@ int run_gradient(const std::string& config_path, bool json) {
     parameter_fields = field_norms_json(output.parameter_fields, "/gradient/parameter_fields");
     for (const auto* group : {&initial, &parameter_fields})
       for (const auto& [name, entry] : group->items())
-        results_stream(json) << "  |dJ/d" << name << (group == &initial ? "(0)" : "") << "| = " << entry["norm"].get<double>()
-                  << "  (gradient.h5:" << entry["dataset"].get<std::string>() << ")\n";
+        results_stream(json) << "  |dJ/d" << name << (group == &initial ? "(0)" : "")
+                             << "| = " << entry["norm"].get<double>()
+                             << "  (gradient.h5:" << entry["dataset"].get<std::string>() << ")\n";
   } else if (config.initial) {
     output.state_names = sim.state_names;
     output.dJ_dy0 = result.dJ_dy0;

@@ -51,11 +51,11 @@ int run_lyapunov(const std::string& config_path, bool json) {
     return kExitRunFailed;
   }
   results_stream(json) << "Lyapunov exponents of " << sim.model << " (" << result.steps
-            << (sim.method.is_sundials() ? " CVODES steps, QR every " : " steps of ")
-            << config.options.step << ", averaged over " << config.options.duration << "):\n";
+                       << (sim.method.is_sundials() ? " CVODES steps, QR every " : " steps of ")
+                       << config.options.step << ", averaged over " << config.options.duration << "):\n";
   for (std::size_t j = 0; j < result.exponents.size(); ++j)
     results_stream(json) << "  lambda_" << j + 1 << " = " << result.exponents[j] << " +- "
-              << result.standard_errors[j] << '\n';
+                         << result.standard_errors[j] << '\n';
   results_stream(json) << "  Kaplan-Yorke dimension " << result.kaplan_yorke_dimension << '\n';
   if (json)
     std::cout << nlohmann::json{{"exponents", result.exponents},

@@ -73,16 +73,16 @@ int run_plan(const PlanRequest& request, bool json) {
   const double ratio = double(counts.recomputed_steps) / double(request.steps);
   const std::uint64_t minimum = revolve_min_recomputations(request.steps, slots);
   results_stream(json) << name << ": " << request.steps << " steps with " << request.slots
-            << " memory slots and " << request.disk_slots << " disk slots: "
-            << counts.recomputed_steps << " forward steps (" << ratio
-            << " forward sweeps; revolve with the memory slots alone: " << minimum << ")\n";
+                       << " memory slots and " << request.disk_slots << " disk slots: "
+                       << counts.recomputed_steps << " forward steps (" << ratio
+                       << " forward sweeps; revolve with the memory slots alone: " << minimum << ")\n";
   nlohmann::json levels = nlohmann::json::object();
   for (Level level : {Level::memory, Level::disk}) {
     const auto l = std::size_t(level);
     results_stream(json) << "  " << to_string(level) << ": peak " << counts.peak_level_slots[l] << " slots, "
-              << counts.writes[l] << " writes, " << counts.reads[l] << " reads ("
-              << counts.writes[l] * request.state_bytes << " and "
-              << counts.reads[l] * request.state_bytes << " bytes)\n";
+                         << counts.writes[l] << " writes, " << counts.reads[l] << " reads ("
+                         << counts.writes[l] * request.state_bytes << " and "
+                         << counts.reads[l] * request.state_bytes << " bytes)\n";
     levels[to_string(level)] = {{"peak_slots", counts.peak_level_slots[l]},
                                 {"writes", counts.writes[l]},
                                 {"reads", counts.reads[l]},

@@ -1,5 +1,7 @@
 #include "io/simulate_config.hpp"
 
+#include <filesystem>
+
 #include <algorithm>
 #include <cmath>
 
@@ -171,10 +173,11 @@ SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
   detail::read_parameters_and_initial(root, config);
   read_time(root, config);
   read_solver(root, config);
-  config.output_dir = "out";
+  // By default each config writes to a folder of its own, so runs do not overwrite each other.
+  config.output_dir = (std::filesystem::path("out") / std::filesystem::path(config.file).stem()).string();
   if (auto output = root.subsection("output")) {
     output->reject_unknown_keys({"dir", "vtk"});
-    config.output_dir = output->string("dir", "out");
+    config.output_dir = output->string("dir", config.output_dir);
     if (config.output_dir.empty()) output->fail("dir", "must not be empty");
     if (output->has("vtk")) {
       const auto vtk = output->table().get("vtk");

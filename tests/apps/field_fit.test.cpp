@@ -88,7 +88,7 @@ void write_k(const std::vector<double>& k) {
 }
 
 std::vector<double> read_gradient_field() {
-  const hid_t file = H5Fopen((scratch() / "out/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t file = H5Fopen((scratch() / "out/f/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
   const hid_t set = H5Dopen2(file, "/gradient/parameter_fields/k", H5P_DEFAULT);
   REQUIRE(set >= 0);
@@ -176,7 +176,7 @@ TEST_CASE("field fit: fit lowers the objective and writes the fitted field, fit.
   CHECK(json["objective"].get<double>() ==
         doctest::Approx(json["misfit"].get<double>() + json["regularization"].get<double>()));
   CHECK(json["parameter_fields"]["k"]["min"].get<double>() >= 0.1);
-  for (const char* file : {"out/fit.h5", "out/fit.pvd", "out/adjoint.pvd", "out/fit_residuals.csv"})
+  for (const char* file : {"out/f/fit.h5", "out/f/fit.pvd", "out/f/adjoint.pvd", "out/f/fit_residuals.csv"})
     CHECK_MESSAGE(fs::exists(scratch() / file), file);
 
   SUBCASE("more than one start is refused: a field's fit starts from its prior") {

@@ -227,7 +227,7 @@ TEST_CASE("gradient: the growth monitor flags Lorenz-63 over 20 time units, not 
   CHECK(long_run.err.find("multiple shooting") != std::string::npos);
 
   // The same in gradient.h5, with one histogram row per output interval.
-  const hid_t file = H5Fopen((scratch() / "out/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t file = H5Fopen((scratch() / "out/long/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
   const hid_t group = H5Gopen2(file, "monitor", H5P_DEFAULT);
   REQUIRE(group >= 0);
@@ -282,7 +282,7 @@ TEST_CASE("gradient: float32 checkpoints and monitor thresholds from the config"
   const CliRun bad = run("gradient " + write_config("bad.toml", base + "[monitor]\ntolerance = 2.0\n").string());
   CHECK(bad.exit_code == 2);
   CHECK(bad.err.find("bad.toml:18:13: key 'monitor.tolerance': must lie between 0 and 1") != std::string::npos);
-  CHECK(!fs::exists(scratch() / "out/gradient.h5.tmp"));
+  CHECK(!fs::exists(scratch() / "out/bad"));
 }
 
 TEST_CASE("gradient of a model defined in the config, through its initial expressions") {

@@ -53,7 +53,7 @@ TEST_CASE("lyapunov: the Lorenz-63 spectrum, on stdout and in the files") {
   CHECK(json["steps"] == 55000);
   CHECK(result.err.find("lambda_1 = ") != std::string::npos);
 
-  const hid_t file = H5Fopen((scratch() / "out/lyapunov.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t file = H5Fopen((scratch() / "out/lorenz/lyapunov.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
   double stored[3] = {0, 0, 0};
   const hid_t set = H5Dopen2(file, "exponents", H5P_DEFAULT);
@@ -65,7 +65,7 @@ TEST_CASE("lyapunov: the Lorenz-63 spectrum, on stdout and in the files") {
   CHECK(H5Lexists(file, "history/exponents", H5P_DEFAULT) > 0);
   H5Fclose(file);
 
-  std::ifstream csv(scratch() / "out/lyapunov_history.csv");
+  std::ifstream csv(scratch() / "out/lorenz/lyapunov_history.csv");
   std::string header, last, line;
   std::getline(csv, header);
   CHECK(header == "time,lambda_1,lambda_2,lambda_3");
