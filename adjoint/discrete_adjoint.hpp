@@ -99,6 +99,14 @@ class GradientRun {
         d.schedule_reason = "the steps do not all fit: optimal binomial checkpointing";
       }
     }
+    if (schedule == Schedule::store_all && fixed && checkpointing_.machine_memory &&
+        store_all_bytes(steps) > checkpointing_.machine_memory)
+      return fail(IntegrateStatus::invalid_options,
+                  "store_all keeps all " + std::to_string(steps) + " steps: " +
+                      std::to_string(store_all_bytes(steps)) + " bytes (" + format_byte_size(store_all_bytes(steps)) +
+                      "), more than this machine's " + format_byte_size(checkpointing_.machine_memory) +
+                      "; bound it with [checkpointing] memory = \"...\" (revolve recomputes instead), or take "
+                      "fewer steps");
     if (schedule == Schedule::store_all) return run_store_all(y, finish);
     if (!fixed && (schedule == Schedule::revolve || schedule == Schedule::two_level) &&
         !count_steps(y, steps))

@@ -54,6 +54,9 @@ struct CheckpointOptions {
   // Disk slots (two_level), or a budget in bytes for them, in a file `disk_file` opens.
   std::size_t disk_slots = 0;
   std::uint64_t disk = 0;
+  // The memory this machine has (0: unchecked): store_all on fixed steps that would need
+  // more is refused before the run, as an invalid option naming the bytes.
+  std::uint64_t machine_memory = 0;
   SlotFileOpener disk_file{};
   // float32 halves the memory of the slots; the states restored from them are rounded,
   // so the gradient changes at the level of float precision (double only).

@@ -1,5 +1,7 @@
 #include "io/detail/checkpointing_section.hpp"
 
+#include <unistd.h>
+
 #include "adjoint/checkpoint_schedule.hpp"
 #include "io/checkpoint_file.hpp"
 
@@ -9,6 +11,7 @@ CheckpointingConfig read_checkpointing(const TomlSection& root, const std::strin
   using Schedule = CheckpointOptions::Schedule;
   CheckpointingConfig config;
   CheckpointOptions& options = config.options;
+  options.machine_memory = machine_memory();
   const auto section = root.subsection("checkpointing");
   if (!section) return config;
   section->reject_unknown_keys({"schedule", "slots", "memory", "disk", "storage"});
@@ -43,6 +46,11 @@ CheckpointingConfig read_checkpointing(const TomlSection& root, const std::strin
   if (storage == "float32") options.storage = CheckpointOptions::Storage::float32;
   else if (storage != "float64") section->fail("storage", "must be float64 or float32");
   return config;
+}
+
+std::uint64_t machine_memory() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? std::uint64_t(pages) * std::uint64_t(page) : 0;
 }
 
 }  // namespace backsweep::detail

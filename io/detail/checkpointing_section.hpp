@@ -1,5 +1,6 @@
 #pragma once
 // [checkpointing], read the same way by every command that takes gradients.
+#include <cstdint>
 #include <string>
 
 #include "io/checkpointing_config.hpp"
@@ -10,6 +11,10 @@ namespace backsweep::detail {
 // schedule = auto | store_all | revolve | online | two_level, slots or memory (a byte size
 // such as "64MiB"), disk (a byte size), storage = float64 | float32. Absent: the defaults
 // of CheckpointOptions. A disk budget opens its checkpoint file in `output_dir`.
+// Sets machine_memory: a store_all that cannot fit is refused before the run.
 CheckpointingConfig read_checkpointing(const TomlSection& root, const std::string& output_dir);
+
+// The physical memory of this machine in bytes (0 when unknown).
+std::uint64_t machine_memory();
 
 }  // namespace backsweep::detail

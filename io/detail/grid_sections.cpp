@@ -5,8 +5,8 @@
 #include <filesystem>
 
 #include <hdf5.h>
-#include <unistd.h>
 
+#include "io/detail/checkpointing_section.hpp"
 #include "io/detail/expression_reader.hpp"
 #include "io/detail/joined.hpp"
 
@@ -55,7 +55,7 @@ Grid read_grid(const TomlSection& root) {
 // for stages, checkpoints and adjoints) cannot fit in this machine's memory.
 void check_memory(const TomlSection& root, const FieldEquations& fields) {
   const double copies = 32, bytes = copies * 8.0 * double(fields.state_size() + fields.param_size());
-  const double memory = double(sysconf(_SC_PHYS_PAGES)) * double(sysconf(_SC_PAGESIZE));
+  const double memory = double(machine_memory());
   if (memory > 0 && bytes > memory)
     root.subsection("grid")->fail("shape", "needs at least " + std::to_string(std::uint64_t(bytes)) +
                                                " bytes (about 32 copies of the fields), more than this machine's " +
