@@ -15,6 +15,7 @@
 #include "apps/plan_command.hpp"
 #include "apps/simulate_command.hpp"
 #include "io/config_overrides.hpp"
+#include "io/run_info.hpp"
 
 int main(int argc, char** argv) {
   using namespace backsweep::apps;
@@ -92,6 +93,7 @@ int main(int argc, char** argv) {
   }
   if (!output_dir.empty()) overrides.push_back("output.dir=" + output_dir);
   backsweep::set_config_overrides(overrides);
+  if (!config.empty()) backsweep::set_run_info(backsweep::describe_run(BACKSWEEP_VERSION, config, overrides));
 
   // The chosen command; whatever it did not handle ends the run with a message, not an abort.
   const auto run = [&]() -> int {

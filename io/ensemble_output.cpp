@@ -25,8 +25,7 @@ void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path) 
   const std::size_t b = output.objective.size();  // members
   AtomicFile file(path);
   {
-    Hdf5Handle h5(H5Fcreate(file.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                  H5Fclose, "create " + path);
+    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path);
     detail::write_string_attribute(h5, "model", output.model);
     detail::write_string_attribute(h5, "mode", output.mode);
     detail::write_string_attribute(h5, "backend", output.backend);

@@ -52,8 +52,7 @@ void write_residuals_csv(const FitReport& r, const std::filesystem::path& tempor
 }
 
 void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, const std::string& path) {
-  Hdf5Handle h5(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
-                "create " + path);
+  Hdf5Handle h5 = detail::create_result_file(temporary, path);
   detail::write_double_attribute(h5, "objective", r.objective);
   detail::write_string_attribute(h5, "converged", r.converged ? "true" : "false");
   detail::write_string_attribute(h5, "reason", r.reason);

@@ -85,8 +85,7 @@ void write_monitor(hid_t file, const GrowthReport& r, double tolerance) {
 void write_gradient_hdf5(const GradientOutput& output, const std::string& path) {
   AtomicFile file(path);
   {
-    Hdf5Handle h5(H5Fcreate(file.temporary().c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                  H5Fclose, "create " + path);
+    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path);
     detail::write_double_attribute(h5, "objective", output.objective);
     detail::write_string_attribute(h5, "model", output.model);
     detail::write_string_attribute(h5, "mode", output.mode);

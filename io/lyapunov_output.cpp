@@ -34,8 +34,7 @@ void write_hdf5(const LyapunovOutput& output, const std::filesystem::path& tempo
                 const std::string& path) {
   using detail::Hdf5Handle;
   const LyapunovResult& r = output.result;
-  Hdf5Handle h5(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
-                "create " + path);
+  Hdf5Handle h5 = detail::create_result_file(temporary, path);
   const hsize_t k = r.exponents.size();
   detail::write_double_dataset(h5, "exponents", {k}, r.exponents.data());
   detail::write_double_dataset(h5, "standard_errors", {k}, r.standard_errors.data());

@@ -36,8 +36,7 @@ void write_hdf5_to(const Trajectory& trajectory, const std::filesystem::path& te
                    const std::string& path) {
   using detail::Hdf5Handle;
   {
-    Hdf5Handle h5(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
-                  H5Fclose, "create " + path);
+    Hdf5Handle h5 = detail::create_result_file(temporary, path);
     const hsize_t rows = trajectory.times.size(), columns = trajectory.state_names.size();
     detail::write_double_dataset(h5, "times", {rows}, trajectory.times.data());
     detail::write_string_attribute(h5, "model", trajectory.model);

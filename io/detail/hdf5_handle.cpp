@@ -1,5 +1,7 @@
 #include "io/detail/hdf5_handle.hpp"
 
+#include "io/run_info.hpp"
+
 #include <stdexcept>
 
 namespace backsweep::detail {
@@ -91,6 +93,20 @@ void write_double_attribute(hid_t location, const std::string& name, double valu
                                   H5P_DEFAULT, H5P_DEFAULT),
                        H5Aclose, "create attribute " + name);
   check(H5Awrite(attribute, H5T_NATIVE_DOUBLE, &value), "write attribute " + name);
+}
+
+Hdf5Handle create_result_file(const std::string& temporary, const std::string& path) {
+  Hdf5Handle h5(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose, "create " + path);
+  const RunInfo& run = run_info();
+  if (!run.version.empty()) {
+    write_string_attribute(h5, "backsweep_version", run.version);
+    write_string_attribute(h5, "run_id", run.run_id);
+    write_string_attribute(h5, "started", run.started);
+    write_string_attribute(h5, "config_file", run.config_file);
+    write_string_attribute(h5, "config", run.config_text);
+    write_string_array_attribute(h5, "overrides", run.overrides);
+  }
+  return h5;
 }
 
 }  // namespace backsweep::detail

@@ -4,6 +4,7 @@
 #include <hdf5.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace backsweep::detail {
@@ -15,6 +16,8 @@ class Hdf5Handle {
   ~Hdf5Handle();
   Hdf5Handle(const Hdf5Handle&) = delete;
   Hdf5Handle& operator=(const Hdf5Handle&) = delete;
+  Hdf5Handle(Hdf5Handle&& other) noexcept
+      : id_(std::exchange(other.id_, -1)), close_(other.close_), what_(std::move(other.what_)) {}
   operator hid_t() const { return id_; }
   // Closes now and throws if that fails (for a file: the final flush to disk).
   void close();
@@ -30,6 +33,10 @@ void write_double_dataset(hid_t location, const std::string& name,
 void write_count_dataset(hid_t location, const std::string& name,
                          const std::vector<hsize_t>& shape, const std::size_t* data);
 Hdf5Handle create_group(hid_t location, const std::string& name);
+
+// A result file at `temporary` (renamed to `path` once whole), with the run's attributes
+// (io/run_info.hpp): backsweep_version, run_id, started, config_file, config, overrides.
+Hdf5Handle create_result_file(const std::string& temporary, const std::string& path);
 void write_string_attribute(hid_t location, const std::string& name, const std::string& value);
 void write_string_array_attribute(hid_t location, const std::string& name,
                                   const std::vector<std::string>& values);

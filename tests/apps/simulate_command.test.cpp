@@ -92,6 +92,22 @@ TEST_CASE("simulate writes CSV, HDF5 and JSON that agree") {
   H5Aread(attribute, H5T_NATIVE_DOUBLE, &mu);
   CHECK(mu == 0.5);
   H5Aclose(attribute);
+  // Where the file came from: the run's version, id, start time and config.
+  const auto text_attribute = [&](const char* name) {
+    const hid_t a = H5Aopen(file, name, H5P_DEFAULT);
+    REQUIRE(a >= 0);
+    const hid_t type = H5Aget_type(a);
+    std::string value(H5Tget_size(type), '\0');
+    H5Aread(a, type, value.data());
+    H5Tclose(type);
+    H5Aclose(a);
+    return value.substr(0, value.find('\0'));
+  };
+  CHECK(text_attribute("config") == kVanDerPol);
+  CHECK(text_attribute("config_file") == config.string());
+  CHECK(text_attribute("backsweep_version").find('.') != std::string::npos);
+  CHECK(text_attribute("run_id").size() == 16);
+  CHECK(text_attribute("started").back() == 'Z');
   H5Dclose(states_set);
   H5Dclose(times_set);
   H5Fclose(file);
