@@ -1,17 +1,44 @@
 #include "io/atomic_file.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <stdexcept>
 #include <system_error>
 
+#include "io/detail/signal_cleanup.hpp"
+
 namespace backsweep {
 
+namespace {
+
+// Removes "<target>.tmp-<pid>" files of processes that no longer run (a run killed by
+// SIGKILL, which no handler sees).
+void remove_stale_temporaries(const std::filesystem::path& target) {
+  const std::string prefix = target.filename().string() + ".tmp-";
+  std::error_code error;
+  const std::filesystem::path folder = target.has_parent_path() ? target.parent_path() : ".";
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
+    const std::string name = entry.path().filename().string();
+    if (!name.starts_with(prefix)) continue;
+    const std::string digits = name.substr(prefix.size());
+    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    const pid_t pid = pid_t(std::stol(digits));
+    if (::kill(pid, 0) != 0 && errno == ESRCH) std::filesystem::remove(entry.path(), error);
+  }
+}
+
+}  // namespace
+
 AtomicFile::AtomicFile(std::filesystem::path target)
-    : target_(std::move(target)),
-      temporary_(target_.string() + ".tmp-" + std::to_string(::getpid())) {}
+    : target_(std::move(target)), temporary_(target_.string() + ".tmp-" + std::to_string(::getpid())) {
+  remove_stale_temporaries(target_);
+  signal_ticket_ = detail::remove_on_signal(temporary_.string());
+}
 
 AtomicFile::~AtomicFile() {
+  detail::release_on_signal(signal_ticket_);
   if (committed_) return;
   std::error_code ignored;
   std::filesystem::remove(temporary_, ignored);

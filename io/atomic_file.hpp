@@ -1,7 +1,9 @@
 #pragma once
 // AtomicFile: write to "<path>.tmp-<pid>", then commit() renames it over <path>. If the
 // writer fails (or commit is never reached) the temporary file is removed and whatever
-// was at <path> before is untouched.
+// was at <path> before is untouched; SIGTERM, SIGINT and SIGHUP remove it too, and the
+// temporaries that runs killed outright left beside <path> are removed when the next
+// run writes there.
 #include <filesystem>
 #include <string>
 
@@ -20,6 +22,7 @@ class AtomicFile {
  private:
   std::filesystem::path target_, temporary_;
   bool committed_ = false;
+  int signal_ticket_ = -1;
 };
 
 }  // namespace backsweep

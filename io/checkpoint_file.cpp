@@ -4,14 +4,12 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <csignal>
-#include <cstring>
-#include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 #include "io/detail/hdf5_handle.hpp"
+#include "io/detail/signal_cleanup.hpp"
 
 namespace backsweep {
 
@@ -19,45 +17,10 @@ namespace {
 
 using detail::Hdf5Handle;
 
-// The paths of the checkpoint files open now, for the signal handler: fixed storage,
-// written under a mutex, read by the handler with nothing but unlink (async-signal-safe).
-constexpr int kMaxFiles = 16;
-char open_paths[kMaxFiles][4096];
-std::atomic<bool> path_used[kMaxFiles];
-std::mutex registry;
-
-extern "C" void remove_checkpoint_files(int signal) {
-  for (int i = 0; i < kMaxFiles; ++i)
-    if (path_used[i].load()) ::unlink(open_paths[i]);
-  std::signal(signal, SIG_DFL);
-  std::raise(signal);
-}
-
-int register_path(const std::string& path) {
-  static const bool handlers = [] {
-    for (int signal : {SIGTERM, SIGINT, SIGHUP}) std::signal(signal, remove_checkpoint_files);
-    return true;
-  }();
-  (void)handlers;
-  const std::lock_guard lock(registry);
-  for (int i = 0; i < kMaxFiles; ++i)
-    if (!path_used[i].load() && path.size() < sizeof(open_paths[i])) {
-      std::strcpy(open_paths[i], path.c_str());
-      path_used[i].store(true);
-      return i;
-    }
-  throw std::runtime_error("too many checkpoint files open at once");
-}
-
-void unregister_path(int index) {
-  const std::lock_guard lock(registry);
-  path_used[index].store(false);
-}
-
 class CheckpointFile final : public SlotFile {
  public:
   CheckpointFile(std::filesystem::path path, std::size_t slots, std::size_t width)
-      : path_(std::move(path)), index_(register_path(path_.string())), width_(width) {
+      : path_(std::move(path)), index_(detail::remove_on_signal(path_.string())), width_(width) {
     try {
       file_.emplace(H5Fcreate(path_.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
                     "create the checkpoint file " + path_.string());
@@ -99,7 +62,7 @@ class CheckpointFile final : public SlotFile {
     file_.reset();
     std::error_code ignored;
     std::filesystem::remove(path_, ignored);
-    unregister_path(index_);
+    detail::release_on_signal(index_);
   }
 
   std::filesystem::path path_;

@@ -1,7 +1,10 @@
 // Runs the real `backsweep simulate` program on config files written to disk.
 #include <doctest/doctest.h>
 #include <hdf5.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <cstdio>
 #include <cstdlib>
@@ -197,6 +200,53 @@ TEST_CASE("--set KEY=VALUE and --output-dir override the config, typed like its 
     CHECK(result.exit_code == 2);
     CHECK(result.err.find(c.words) != std::string::npos);
   }
+}
+
+TEST_CASE("temporaries: SIGTERM while writing leaves none; those of killed runs go at the next run") {
+  std::string text = kVanDerPol;  // every step of 10^6 kept: the CSV takes a while to write
+  const std::string times = "end = 2.0\noutput = [1.0, 2.0]";
+  text.replace(text.find(times), times.size(), "end = 1e4");
+  text.replace(text.find("dir = \"vdp\""), 11, "dir = \"term\"");
+  const fs::path config = write_config("term.toml", text), folder = scratch() / "term";
+  fs::create_directories(folder);
+  const auto temporaries = [&] {
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(folder))
+      if (entry.path().filename().string().find(".tmp-") != std::string::npos)
+        names.push_back(entry.path().filename().string());
+    return names;
+  };
+
+  // A run killed outright (a dead pid) left one; a live process's is not touched.
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const std::string stale = "trajectory.csv.tmp-" + std::to_string(dead),
+                    live = "trajectory.csv.tmp-" + std::to_string(::getpid());
+  std::ofstream(folder / stale) << "partial";
+  std::ofstream(folder / live) << "partial";
+
+  const std::string working_dir = scratch().string();  // scratch() names the folder by pid
+  const pid_t child = ::fork();
+  if (child == 0) {
+    if (::chdir(working_dir.c_str()) != 0) ::_exit(127);
+    const std::string cli = BACKSWEEP_CLI;
+    ::execl(cli.c_str(), cli.c_str(), "simulate", config.c_str(), static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  bool seen = false;  // its own temporary, then SIGTERM
+  for (int tries = 0; tries < 60000 && !seen; ++tries) {
+    for (const std::string& name : temporaries())
+      seen = seen || name.ends_with(".tmp-" + std::to_string(child));
+    if (!seen) ::usleep(500);
+  }
+  CHECK(seen);
+  ::kill(child, SIGTERM);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(WIFSIGNALED(status));
+  CHECK(temporaries() == std::vector<std::string>{live});  // the stale one went, and the run's own
+  fs::remove(folder / live);
 }
 
 TEST_CASE("out of memory is exit 1 with a message, not an abort" * doctest::skip(kAddressSanitizer)) {
