@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -69,9 +70,18 @@ struct NonFinite {
   std::string phase;  // "forward" or "backward"
   std::size_t step = 0, component = 0;
   double time = 0.0;
-  std::string describe() const {
-    return "non-finite value in the " + phase + " sweep at step " + std::to_string(step) +
-           ", t = " + std::to_string(time) + ", component " + std::to_string(component);
+  // With the states' names, the component is named: a state, its adjoint, or (past the
+  // states) the quadrature of the objective's running cost.
+  std::string describe(const std::vector<std::string>& names = {}) const {
+    std::ostringstream what;
+    what << "non-finite value in the " << phase << " sweep at step " << step << ", t = " << time << ", in ";
+    if (component < names.size())
+      what << (phase == "backward" ? "the adjoint of '" : "state '") << names[component] << "'";
+    else if (!names.empty() && phase == "forward")
+      what << "the quadrature of the objective's integral";
+    else
+      what << "component " << component;
+    return what.str();
   }
 };
 

@@ -153,7 +153,9 @@ int run_gradient(const std::string& config_path, bool json) {
     return kExitBadInput;
   }
   if (!result.ok()) {
-    report_error(config_path, ": the gradient failed (", to_string(result.status), "): ", result.message);
+    const auto& nonfinite = result.diagnostics.nonfinite;
+    report_error(config_path, ": the gradient failed (", to_string(result.status),
+                 "): ", nonfinite ? nonfinite->describe(sim.state_names) : result.message);
     return result.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 

@@ -99,7 +99,13 @@ int run_simulate(const std::string& config_path, bool json) {
     result = solve_forward(model, config.method, y.data(), config.parameters.data(), config.integrate, append);
   });
   if (!result.ok()) {
-    report_error(config_path, ": the simulation failed (", to_string(result.status), "): ", result.message);
+    std::string message = result.message;  // the component by its name
+    const std::string component = "state component " + std::to_string(result.failed_component);
+    if (const auto at = message.find(component);
+        result.status == IntegrateStatus::non_finite_state && at != std::string::npos &&
+        result.failed_component < config.state_names.size())
+      message.replace(at, component.size(), "state '" + config.state_names[result.failed_component] + "'");
+    report_error(config_path, ": the simulation failed (", to_string(result.status), "): ", message);
     return kExitRunFailed;
   }
 

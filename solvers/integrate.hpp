@@ -191,6 +191,10 @@ class Integration {
              << "): take smaller steps";
       }
     IntegrateResult result = finish(IntegrateStatus::non_finite_state, step.t, steps, what.str());
+    if (!result.message.starts_with("Newton")) {  // the gradient's convention: the step that made it, its end
+      what << " at step " << steps + 1 << ", t = " << step.t_next;
+      result.message = what.str();
+    }
     result.failed_step = steps;
     result.failed_component = failed_component_;
     result.failed_time = step.t_next;

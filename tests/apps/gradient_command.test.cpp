@@ -295,6 +295,37 @@ TEST_CASE("gradient: a store_all that cannot fit in this machine's memory is ref
   CHECK(refused.err.find("[checkpointing] memory") != std::string::npos);
 }
 
+TEST_CASE("NaN reports: simulate and gradient name the same step, time and state") {
+  const std::string blows_up = R"([model]
+states = ["x", "y"]
+parameters = ["a"]
+[model.equations]
+x = "a*x^2"
+y = "-y"
+[parameters]
+a = 1
+[initial]
+x = 1
+y = 1
+[time]
+end = 2
+[solver]
+method = "rk4"
+step = 0.01
+[objective]
+terminal = "y + x"
+[gradient]
+mode = "adjoint"
+)";
+  const fs::path config = write_config("blows_up.toml", blows_up);
+  const CliRun simulated = run("simulate " + config.string()), differentiated = run("gradient " + config.string());
+  CHECK(simulated.exit_code == 1);
+  CHECK(differentiated.exit_code == 1);
+  CHECK(simulated.err.find("non-finite value in state 'x' at step 103, t = 1.03") != std::string::npos);
+  CHECK(differentiated.err.find("non-finite value in the forward sweep at step 103, t = 1.03, in state 'x'") !=
+        std::string::npos);
+}
+
 TEST_CASE("gradient of a model defined in the config, through its initial expressions") {
   const double beta = 0.3, i0 = 5.0;
   const auto adjoint = run_sir(beta, i0, "adjoint");
