@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <span>
 
 #include <nlohmann/json.hpp>
 
@@ -168,11 +169,16 @@ FitReport base_report(const FitConfig& config, const MultistartResult& runs) {
 // Where every start failed: a checkpoint budget too small is bad input, the rest a failed run.
 template <class Fits>
 int all_starts_failed(const FitConfig& config, const Fits& fits) {
-  for (const auto& fit : fits)
+  for (const auto& fit : fits) {
     if (const auto& shortfall = fit.short_budget()) {
       report_error(config.checkpointing.shortfall_error(*shortfall));
       return kExitBadInput;
     }
+    if (!fit.invalid_options().empty()) {  // e.g. a store_all that cannot fit in memory
+      report_error(config.simulate.file, ": ", fit.invalid_options());
+      return kExitBadInput;
+    }
+  }
   report_error(config.simulate.file, ": the objective failed from every start");
   return kExitRunFailed;
 }
@@ -184,6 +190,13 @@ void warn_unless_converged(const StartResult& best) {
     std::cerr << "warning: the fit stopped before the gradient tolerance (" << best.reason
               << "; projected gradient " << best.projected_gradient_norm
               << "): the result is the best point reached (raise optimizer.max_iterations, or check the bounds)\n";
+}
+
+void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, bool json) {
+  if (config.estimate_sigma)
+    for (std::size_t o = 0; o < config.observables.size(); ++o)
+      std::fprintf(results_file(json), "  sigma(%s) = %.6g  (estimated)\n", config.observables[o].name.c_str(),
+                   sigma[o]);
 }
 
 void print_progress(std::size_t start, std::size_t iteration, double f, double g, double step) {
@@ -261,10 +274,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
     std::fprintf(results_file(json), "  %-12s %.10g +- %.3g%s\n", p.name.c_str(), value, error,
                  p.estimate ? "" : "  (fixed)");
   }
-  if (config.estimate_sigma)
-    for (std::size_t o = 0; o < config.observables.size(); ++o)
-      std::fprintf(results_file(json), "  sigma(%s) = %.6g  (estimated)\n", config.observables[o].name.c_str(),
-                   fit.profiled_sigma()[o]);
+  print_estimated_sigma(config, fit.profiled_sigma(), json);
   warn_unless_converged(best);
   try {
     std::filesystem::create_directories(sim.output_dir);
@@ -306,7 +316,7 @@ std::vector<NamedField> estimated_fields(const FitConfig& config, Value value) {
   std::size_t first = 0;
   for (const FitParameter& p : config.parameters) {
     if (!p.estimate) continue;
-    if (p.points > 1) {
+    if (p.field) {
       fields.push_back({p.name, std::vector<double>(p.points)});
       for (std::size_t j = 0; j < p.points; ++j) fields.back().values[j] = value(first + j);
     }
@@ -318,7 +328,8 @@ std::vector<NamedField> estimated_fields(const FitConfig& config, Value value) {
 // A fit of parameter fields: L-BFGS-B from the prior fields on the misfit plus the
 // fields' regularisation. Writes fit.h5 (with /parameter_fields), the CSV files, and VTK:
 // fit.pvd (each field fitted, its prior, and the misfit's gradient at the fit) and the
-// misfit's adjoint fields at the fit, adjoint.pvd (adjoint_<experiment>.pvd with several).
+// misfit's adjoint fields at the fit, adjoint.pvd (adjoint_<experiment>.pvd with several;
+// adjoint gradients only).
 template <Model M>
 int fit_field_model(const M& model, const FitConfig& config, bool json) {
   const SimulateConfig& sim = config.simulate;
@@ -340,7 +351,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
                                              config.optimizer, print_progress)},
                               0};
   const StartResult& best = runs.starts[0];
-  if (!std::isfinite(best.objective)) return all_starts_failed(config, std::vector{fit});
+  if (!std::isfinite(best.objective)) return all_starts_failed(config, std::span(&fit, 1));
 
   // At the fit: the misfit, its gradient and adjoint fields, and the predictions.
   const std::vector<double> times = field_output_times(sim);
@@ -379,7 +390,10 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
   nlohmann::json parameters = nlohmann::json::object(), parameter_fields = nlohmann::json::object();
   std::size_t first = 0;
   for (const FitParameter& p : config.parameters) {
-    if (p.points > 1) continue;
+    if (p.field) {
+      if (p.estimate) first += p.points;
+      continue;
+    }
     const double value = p.estimate ? scaled.parameters[first].to_value(best.x[first]) : p.nominal;
     first += p.estimate ? 1 : 0;
     report.parameter_names.push_back(p.name);
@@ -392,6 +406,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
     parameters[p.name] = {{"value", value}, {"standard_error", nullptr}, {"estimated", p.estimate}};
     std::fprintf(results_file(json), "  %-12s %.10g%s\n", p.name.c_str(), value, p.estimate ? "" : "  (fixed)");
   }
+  print_estimated_sigma(config, fit.profiled_sigma(), json);
   for (std::size_t f = 0; f < report.parameter_fields.size(); ++f) {
     const std::vector<double>& values = report.parameter_fields[f].values;
     const auto [low, high] = std::minmax_element(values.begin(), values.end());
@@ -403,7 +418,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
     const std::string& name = report.parameter_fields[f].name;
     parameter_fields[name] = {{"min", *low},
                               {"max", *high},
-                              {"relative_change", std::sqrt(change / size)},
+                              {"relative_change", finite_or_null(std::sqrt(change / size))},
                               {"dataset", "/parameter_fields/" + name}};
     std::fprintf(results_file(json), "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior "
                  "(fit.h5:/parameter_fields/%s)\n", name.c_str(), *low, *high, std::sqrt(change / size), name.c_str());
@@ -418,7 +433,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
       snapshot.fields.push_back({"misfit_gradient_" + gradients[f].name, gradients[f].values});
     }
     write_vtk_series(sim.output_dir, "fit", grid, {snapshot});
-    for (std::size_t e = 0; e < adjoints.size(); ++e) {
+    for (std::size_t e = 0; e < adjoints.size() && config.gradient_mode == GradientMode::adjoint; ++e) {
       std::reverse(adjoints[e].begin(), adjoints[e].end());
       write_vtk_series(sim.output_dir, adjoints.size() == 1 ? "adjoint" : "adjoint_" + config.experiments[e].id, grid,
                        adjoints[e]);
@@ -455,7 +470,7 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
   double value = fit.evaluate(scaled.nominal, gradient, failure);
   if (!std::isfinite(value)) {
     report_error(config.simulate.file, ": the gradient failed: ", failure);
-    return kExitRunFailed;
+    return fit.invalid_options().empty() ? kExitRunFailed : kExitBadInput;
   }
   const bool fields = estimates_field(config);
   if (fields) value += field_regularization(config, scaled, scaled.nominal, gradient);
@@ -464,7 +479,7 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
                        << mode << ")\n";
   for (std::size_t i = 0; i < gradient.size(); ++i) {
     const FitParameter& p = config.parameters[scaled.config_index[i]];
-    if (p.points > 1) continue;
+    if (p.field) continue;
     const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
     in_scaled[p.name] = gradient[i];
     in_linear[p.name] = linear;

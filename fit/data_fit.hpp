@@ -88,6 +88,7 @@ class DataFit {
       if (!result.ok()) {
         failure = "experiment " + std::to_string(e) + ": " + result.message;
         if (result.diagnostics.short_budget) short_budget_ = result.diagnostics.short_budget;
+        if (result.status == IntegrateStatus::invalid_options) invalid_options_ = result.message;
         return NAN;
       }
       value += result.value;
@@ -153,6 +154,9 @@ class DataFit {
   // Set when a gradient failed because a checkpoint budget holds no slot.
   const std::optional<BudgetShortfall>& short_budget() const { return short_budget_; }
   const std::vector<double>& profiled_sigma() const { return sigma_hat_; }
+  // Set when a gradient was refused before its run (bad options, such as a store_all
+  // that cannot fit in memory): the reason.
+  const std::string& invalid_options() const { return invalid_options_; }
 
   // The predictions h_k at theta, by forward solves.
   bool predict(const std::vector<double>& theta, std::vector<double>& predictions, std::string& failure) const {
@@ -302,6 +306,7 @@ class DataFit {
   GradientMode mode_;
   CheckpointOptions checkpointing_;
   std::optional<BudgetShortfall> short_budget_;
+  std::string invalid_options_;
   std::vector<double> sigma_, sigma_hat_;
   std::vector<std::vector<std::size_t>> rows_;  // per experiment, its measurements
   std::vector<std::size_t> count_;              // per observable, its measurements

@@ -85,6 +85,7 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
     const std::string name = entry.string("name", "");
     if (const auto field = parameter_field_index(sim, name)) {
       p.index = *field;
+      p.field = true;
       p.points = sim.fields()->grid().points();
       p.name = name;
     } else {
@@ -92,7 +93,9 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
       p.name = sim.parameter_names[p.index];
     }
     for (const FitParameter& other : config.parameters)
-      if (other.name == p.name) entry.fail("name", "'" + p.name + "' is estimated twice");
+      if (p.index < other.index + other.points && other.index < p.index + p.points)
+        entry.fail("name", other.name == p.name ? "'" + p.name + "' is estimated twice"
+                                                : "'" + p.name + "' is estimated already, as part of '" + other.name + "'");
     p.nominal = sim.parameters[p.index];
     p.lower = entry.required_number("lower");
     p.upper = entry.required_number("upper");
@@ -110,7 +113,7 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
       if (!flag) entry.fail("estimate", "must be true or false");
       p.estimate = *flag;
     }
-    if (p.points > 1) read_regularization(root, sim, p);
+    if (p.field) read_regularization(root, sim, p);
     config.parameters.push_back(p);
   }
   if (std::none_of(config.parameters.begin(), config.parameters.end(),
@@ -119,7 +122,7 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
   if (const auto all = root.subsection("regularization"))
     for (auto&& [key, node] : all->table())
       if (std::none_of(config.parameters.begin(), config.parameters.end(),
-                       [&](const FitParameter& p) { return p.points > 1 && p.name == key.str(); }))
+                       [&](const FitParameter& p) { return p.field && p.name == key.str(); }))
         all->fail_at_key(key.str(), "regularises parameter fields that are estimated: add [[estimate]] name = \"" +
                                         std::string(key.str()) + "\" for a parameter field");
 }
@@ -262,7 +265,7 @@ FitConfig load_fit_config(const std::string& path) {
 
 bool estimates_field(const FitConfig& config) {
   return std::any_of(config.parameters.begin(), config.parameters.end(),
-                     [](const FitParameter& p) { return p.estimate && p.points > 1; });
+                     [](const FitParameter& p) { return p.estimate && p.field; });
 }
 
 bool is_fit_config(const std::string& path) {

@@ -26,7 +26,8 @@ struct FitParameter {
   double nominal = 0.0, lower = 0.0, upper = 0.0;  // linear space (a field's: at point 0)
   bool log10 = false;     // the optimiser works in log10 of the value
   bool estimate = true;   // false: held at the nominal value
-  std::size_t points = 1;
+  bool field = false;
+  std::size_t points = 1;              // a field's: the grid's points
   FieldRegularization regularization;  // [regularization.<name>], fields only
 };
 

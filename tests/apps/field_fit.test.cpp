@@ -87,10 +87,10 @@ void write_k(const std::vector<double>& k) {
   H5Fclose(file);
 }
 
-std::vector<double> read_gradient_field() {
-  const hid_t file = H5Fopen((scratch() / "out/f/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+std::vector<double> read_field(const std::string& file_name, const std::string& dataset) {
+  const hid_t file = H5Fopen((scratch() / file_name).c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
-  const hid_t set = H5Dopen2(file, "/gradient/parameter_fields/k", H5P_DEFAULT);
+  const hid_t set = H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
   REQUIRE(set >= 0);
   std::vector<double> values(kNy * kNx);
   H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
@@ -104,13 +104,15 @@ struct Evaluation {
   std::vector<double> dJ_dk;
 };
 
-Evaluation evaluate(const std::vector<double>& k, const std::string& mode, const std::string& scale) {
+Evaluation evaluate(const std::vector<double>& k, const std::string& mode, const std::string& scale,
+                    const std::string& options = "") {
   write_k(k);
   std::ofstream(scratch() / "f.toml") << config(mode, scale);
-  const CliRun r = run_cli("gradient f.toml --json", scratch());
+  const CliRun r = run_cli("gradient f.toml --json" + options, scratch());
   REQUIRE_MESSAGE(r.exit_code == 0, r.err);
   const auto json = nlohmann::json::parse(r.out);
-  return {json["objective"].get<double>(), json["gradient"]["linear"]["c"].get<double>(), read_gradient_field()};
+  return {json["objective"].get<double>(), json["gradient"]["linear"]["c"].get<double>(),
+          read_field("out/f/gradient.h5", "/gradient/parameter_fields/k")};
 }
 
 // The optimiser's scale changes theta, not dJ/dk: gradient.h5 holds the linear-space field.
@@ -178,6 +180,19 @@ TEST_CASE("field fit: fit lowers the objective and writes the fitted field, fit.
   CHECK(json["parameter_fields"]["k"]["min"].get<double>() >= 0.1);
   for (const char* file : {"out/f/fit.h5", "out/f/fit.pvd", "out/f/adjoint.pvd", "out/f/fit_residuals.csv"})
     CHECK_MESSAGE(fs::exists(scratch() / file), file);
+  // The objective at the reported k (fit.h5) and c (JSON) is the reported objective.
+  const double c = json["parameters"]["c"]["value"].get<double>();
+  const Evaluation at_fit = evaluate(read_field("out/f/fit.h5", "/parameter_fields/k"), "adjoint", "lin",
+                                     " --set parameters.c=" + nlohmann::json(c).dump());
+  CHECK(at_fit.objective == doctest::Approx(json["objective"].get<double>()).epsilon(1e-12));
+
+  SUBCASE("a value estimated twice, as a point of an estimated field, is refused") {
+    std::ofstream(scratch() / "twice.toml") << config("adjoint") << "[[estimate]]\nname = \"k[0,0]\"\n"
+                                                                      "lower = 0.1\nupper = 10\n";
+    const CliRun refused = run_cli("fit twice.toml", scratch());
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("'k[0,0]' is estimated already, as part of 'k'") != std::string::npos);
+  }
 
   SUBCASE("more than one start is refused: a field's fit starts from its prior") {
     std::ofstream(scratch() / "s.toml") << config("adjoint") << "starts = 3\n";

@@ -183,6 +183,8 @@ TEST_CASE("--set KEY=VALUE and --output-dir override the config, typed like its 
   REQUIRE(overridden.exit_code == 0);
   CHECK(nlohmann::json::parse(overridden.out) == nlohmann::json::parse(expected.out));
   CHECK(fs::exists(scratch() / "elsewhere/run2/trajectory.csv"));
+  REQUIRE(run("simulate " + config.string() + " --output-dir 2024-06-01").exit_code == 0);  // not a TOML date
+  CHECK(fs::exists(scratch() / "2024-06-01/trajectory.csv"));
 
   struct Case {
     std::string option, words;
