@@ -94,8 +94,9 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
     }
     for (const FitParameter& other : config.parameters)
       if (p.index < other.index + other.points && other.index < p.index + p.points)
-        entry.fail("name", other.name == p.name ? "'" + p.name + "' is estimated twice"
-                                                : "'" + p.name + "' is estimated already, as part of '" + other.name + "'");
+        entry.fail("name", other.name == p.name
+                               ? "'" + p.name + "' is estimated twice"
+                               : "'" + p.name + "' is estimated already, as part of '" + other.name + "'");
     p.nominal = sim.parameters[p.index];
     p.lower = entry.required_number("lower");
     p.upper = entry.required_number("upper");

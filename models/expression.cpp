@@ -355,7 +355,8 @@ class ExpressionParser {
     char* end = nullptr;
     const double value = std::strtod(begin, &end);
     if (end == begin) fail(start, "malformed number");
-    if (!std::isfinite(value)) fail(start, "the number " + std::string(begin, std::size_t(end - begin)) + " is out of double range");
+    if (!std::isfinite(value))
+      fail(start, "the number " + std::string(begin, std::size_t(end - begin)) + " is out of double range");
     position_ = start + std::size_t(end - begin);
     return constant(value);
   }

@@ -68,8 +68,7 @@ void apply_override(toml::table& document, const std::string& assignment) {
     parsed = toml::parse("value = " + (text ? quoted() : value), option);
   } catch (const toml::parse_error& error) {
     if (existing)
-      throw ConfigError({option, 0, 0}, key,
-                        "is not a TOML value: " + std::string(error.description()) + " (quote a string: KEY='\"text\"')");
+      throw ConfigError({option, 0, 0}, key, "is not a TOML value: " + std::string(error.description()));
     parsed = toml::parse("value = " + quoted(), option);
   }
   parsed.get("value")->visit([&](const auto& node) { table->insert_or_assign(parts.back(), node); });

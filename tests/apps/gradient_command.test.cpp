@@ -289,7 +289,8 @@ TEST_CASE("gradient: a store_all that cannot fit in this machine's memory is ref
   // 10^11 RK4 steps of Lorenz-63 keep 4 TB.
   std::string text = replaced(lorenz_over(1e8), "output_step = 1.0\n", "");
   text = replaced(text, "step = 1e-3\n", "step = 1e-3\nmax_steps = 1000000000000\n");
-  const CliRun refused = run("gradient " + write_config("huge.toml", text + "[checkpointing]\nschedule = \"store_all\"\n").string());
+  text += "[checkpointing]\nschedule = \"store_all\"\n";
+  const CliRun refused = run("gradient " + write_config("huge.toml", text).string());
   CHECK(refused.exit_code == 2);
   CHECK(refused.err.find("store_all keeps all 100000000000 steps") != std::string::npos);
   CHECK(refused.err.find("[checkpointing] memory") != std::string::npos);
