@@ -91,11 +91,8 @@ int main(int argc, char** argv) {
     const int code = app.exit(error);
     return code == 0 ? kExitOk : kExitBadInput;
   }
-  if (!output_dir.empty()) {  // a TOML string whatever it looks like (2024-06-01 is a date)
-    std::string quoted = "output.dir=\"";
-    for (char c : output_dir) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-    overrides.push_back(quoted + '"');
-  }
+  // A string whatever it looks like (2024-06-01 would be a TOML date).
+  if (!output_dir.empty()) overrides.push_back("output.dir=" + backsweep::toml_string(output_dir));
   backsweep::set_config_overrides(overrides);
   if (!config.empty()) backsweep::set_run_info(backsweep::describe_run(BACKSWEEP_VERSION, config, overrides));
 

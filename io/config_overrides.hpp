@@ -11,4 +11,8 @@ namespace backsweep {
 
 void set_config_overrides(std::vector<std::string> assignments);
 
+// `text` as a TOML basic string ("..." with quotes and backslashes escaped): the value of
+// an override that must stay a string whatever it looks like.
+std::string toml_string(const std::string& text);
+
 }  // namespace backsweep

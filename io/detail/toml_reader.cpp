@@ -57,19 +57,14 @@ void apply_override(toml::table& document, const std::string& assignment) {
   // As TOML, but as text where the file has a string (unless quoted), or where the key is
   // new and the value is no TOML (--output-dir runs/2).
   const toml::node* existing = table->get(parts.back());
-  const auto quoted = [&] {
-    std::string text = "\"";
-    for (char c : value) text += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
-    return text + '"';
-  };
   const bool text = existing && existing->is_string() && !value.starts_with('"') && !value.starts_with('\'');
   toml::table parsed;
   try {
-    parsed = toml::parse("value = " + (text ? quoted() : value), option);
+    parsed = toml::parse("value = " + (text ? toml_string(value) : value), option);
   } catch (const toml::parse_error& error) {
     if (existing)
       throw ConfigError({option, 0, 0}, key, "is not a TOML value: " + std::string(error.description()));
-    parsed = toml::parse("value = " + quoted(), option);
+    parsed = toml::parse("value = " + toml_string(value), option);
   }
   parsed.get("value")->visit([&](const auto& node) { table->insert_or_assign(parts.back(), node); });
 }
@@ -219,5 +214,11 @@ toml::table parse_toml_file(const std::string& path) {
 namespace backsweep {
 
 void set_config_overrides(std::vector<std::string> assignments) { detail::overrides() = std::move(assignments); }
+
+std::string toml_string(const std::string& text) {
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' || c == '\\' ? std::string("\\") + c : std::string(1, c);
+  return quoted + '"';
+}
 
 }  // namespace backsweep

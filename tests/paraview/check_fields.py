@@ -5,8 +5,9 @@
 import math
 import sys
 
-from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetColorTransferFunction, PVDReader,
-                             ResetCamera, SaveScreenshot, Show, UpdatePipeline)
+from paraview.simple import PVDReader, UpdatePipeline
+
+from render_field import render
 
 out, png = sys.argv[1], sys.argv[2]
 failures = []
@@ -48,16 +49,7 @@ for field in ("u", "v"):
 UpdatePipeline(time=200.0, proxy=adjoint)
 check(adjoint.PointData["u"].GetRange() == (0.0, 1.0), f"final lambda(u) {adjoint.PointData['u'].GetRange()}")
 
-view = GetActiveViewOrCreate("RenderView")
-view.ViewSize = [640, 640]
-display = Show(gradient, view)
-ColorBy(display, ("POINTS", "v"))
-GetColorTransferFunction("v").ApplyPreset("Cool to Warm", True)
-display.SetScalarBarVisibility(view, True)
-view.CameraPosition = [1.25, 1.25, 6.0]
-view.CameraFocalPoint = [1.25, 1.25, 0.0]
-ResetCamera(view)
-SaveScreenshot(png, view, ImageResolution=[640, 640])
+render(gradient, "v", (1.25, 1.25), png)
 
 if failures:
     print("\n".join(failures))

@@ -6,8 +6,8 @@ import math
 import sys
 
 from paraview import servermanager
-from paraview.simple import (ColorBy, GetActiveViewOrCreate, GetColorTransferFunction, PVDReader,
-                             ResetCamera, SaveScreenshot, Show)
+from paraview.simple import PVDReader
+from render_field import render
 from vtkmodules.util.numpy_support import vtk_to_numpy
 
 out, png = sys.argv[1], sys.argv[2]
@@ -56,16 +56,7 @@ for t, most in ((0.01, 64), (0.0, 64 * 64)):
     if t == 0.0:
         check(nonzero > 1000, f"lambda at t = 0 has not spread: nonzero at {nonzero} points")
 
-view = GetActiveViewOrCreate("RenderView")
-view.ViewSize = [640, 640]
-display = Show(fit, view)
-ColorBy(display, ("POINTS", "k"))
-GetColorTransferFunction("k").ApplyPreset("Cool to Warm", True)
-display.SetScalarBarVisibility(view, True)
-view.CameraPosition = [0.5, 0.5, 3.0]
-view.CameraFocalPoint = [0.5, 0.5, 0.0]
-ResetCamera(view)
-SaveScreenshot(png, view, ImageResolution=[640, 640])
+render(fit, "k", (0.5, 0.5), png)
 
 if failures:
     print("\n".join(failures))
