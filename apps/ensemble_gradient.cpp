@@ -14,6 +14,7 @@
 #include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
 #include "apps/parallel_members.hpp"
+#include "io/output_set.hpp"
 #include "io/ensemble_output.hpp"
 
 namespace backsweep::apps {
@@ -145,10 +146,10 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   if (failed)
     std::cerr << "warning: " << failed << " of " << members << " members failed; member " << first_failure + 1
               << " (" << status_name(first_failure) << "): " << messages[first_failure] << '\n';
-  const std::string path = (std::filesystem::path(sim.output_dir) / "gradient.h5").string();
   try {
-    std::filesystem::create_directories(sim.output_dir);
-    write_ensemble_hdf5(out, path);
+    OutputSet outputs(sim.output_dir);
+    write_ensemble_hdf5(out, (outputs.staging() / "gradient.h5").string());
+    outputs.commit();
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;

@@ -17,6 +17,7 @@
 #include "apps/parallel_members.hpp"
 #include "fit/data_fit.hpp"
 #include "fit/standard_errors.hpp"
+#include "io/output_set.hpp"
 #include "io/config_objective.hpp"
 #include "io/fit_config.hpp"
 #include "io/fit_output.hpp"
@@ -277,8 +278,9 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
   print_estimated_sigma(config, fit.profiled_sigma(), json);
   warn_unless_converged(best);
   try {
-    std::filesystem::create_directories(sim.output_dir);
-    write_fit_files(report, sim.output_dir);
+    OutputSet outputs(sim.output_dir);
+    write_fit_files(report, outputs.staging().string());
+    outputs.commit();
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;
@@ -424,20 +426,21 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
                  "(fit.h5:/parameter_fields/%s)\n", name.c_str(), *low, *high, std::sqrt(change / size), name.c_str());
   }
   try {
-    std::filesystem::create_directories(sim.output_dir);
-    write_fit_files(report, sim.output_dir);
+    OutputSet outputs(sim.output_dir);
+    write_fit_files(report, outputs.staging().string());
     FieldSnapshot snapshot{sim.integrate.t0, {}};
     for (std::size_t f = 0; f < priors.size(); ++f) {
       snapshot.fields.push_back(report.parameter_fields[f]);
       snapshot.fields.push_back({priors[f].name + "_prior", priors[f].values});
       snapshot.fields.push_back({"misfit_gradient_" + gradients[f].name, gradients[f].values});
     }
-    write_vtk_series(sim.output_dir, "fit", grid, {snapshot});
+    write_vtk_series(outputs.staging().string(), "fit", grid, {snapshot});
     for (std::size_t e = 0; e < adjoints.size() && config.gradient_mode == GradientMode::adjoint; ++e) {
       std::reverse(adjoints[e].begin(), adjoints[e].end());
-      write_vtk_series(sim.output_dir, adjoints.size() == 1 ? "adjoint" : "adjoint_" + config.experiments[e].id, grid,
-                       adjoints[e]);
+      write_vtk_series(outputs.staging().string(),
+                       adjoints.size() == 1 ? "adjoint" : "adjoint_" + config.experiments[e].id, grid, adjoints[e]);
     }
+    outputs.commit();
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;
@@ -500,8 +503,9 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
     });
     out["gradient"]["parameter_fields"] = field_norms_json(output.parameter_fields, "/gradient/parameter_fields");
     try {
-      std::filesystem::create_directories(config.simulate.output_dir);
-      write_gradient_hdf5(output, (std::filesystem::path(config.simulate.output_dir) / "gradient.h5").string());
+      OutputSet outputs(config.simulate.output_dir);
+      write_gradient_hdf5(output, (outputs.staging() / "gradient.h5").string());
+      outputs.commit();
     } catch (const std::exception& error) {
       report_error(error.what());
       return kExitRunFailed;

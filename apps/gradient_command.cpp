@@ -16,6 +16,7 @@
 #include "apps/results_stream.hpp"
 #include "apps/load_config.hpp"
 #include "apps/fit_command.hpp"
+#include "io/output_set.hpp"
 #include "io/fit_config.hpp"
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
@@ -195,20 +196,21 @@ int run_gradient(const std::string& config_path, bool json) {
       report && report->verdict != GrowthVerdict::stable)
     std::cerr << "warning: the adjoint monitor says " << to_string(report->verdict) << ": "
               << report->explanation << '\n';
-  const std::string path = (std::filesystem::path(sim.output_dir) / "gradient.h5").string();
   try {
-    std::filesystem::create_directories(sim.output_dir);
-    write_gradient_hdf5(output, path);
+    OutputSet outputs(sim.output_dir);
+    const std::string staging = outputs.staging().string();
+    write_gradient_hdf5(output, staging + "/gradient.h5");
     if (vtk) {
       const Grid& grid = fields->grid();
-      write_vtk_series(sim.output_dir, "states", grid, states);
+      write_vtk_series(staging, "states", grid, states);
       std::reverse(adjoints.begin(), adjoints.end());
-      write_vtk_series(sim.output_dir, "adjoint", grid, adjoints);
+      write_vtk_series(staging, "adjoint", grid, adjoints);
       FieldSnapshot gradient_fields{sim.integrate.t0, output.initial_fields};
       gradient_fields.fields.insert(gradient_fields.fields.end(), output.parameter_fields.begin(),
                                     output.parameter_fields.end());
-      write_vtk_series(sim.output_dir, "gradient", grid, {gradient_fields});
+      write_vtk_series(staging, "gradient", grid, {gradient_fields});
     }
+    outputs.commit();
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;

@@ -9,6 +9,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/results_stream.hpp"
 #include "apps/load_config.hpp"
+#include "io/output_set.hpp"
 #include "io/lyapunov_config.hpp"
 #include "io/lyapunov_output.hpp"
 #include "io/visit_model.hpp"
@@ -43,9 +44,10 @@ int run_lyapunov(const std::string& config_path, bool json) {
     return kExitRunFailed;
   }
   try {
-    std::filesystem::create_directories(sim.output_dir);
+    OutputSet outputs(sim.output_dir);
     write_lyapunov_files({sim.model, std::string(sim.method.name()), config.options, result},
-                         sim.output_dir);
+                         outputs.staging().string());
+    outputs.commit();
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;

@@ -1,8 +1,10 @@
 // The backsweep command: one subcommand per task, each reading a TOML config file.
+#include <algorithm>
 #include <exception>
 #include <iostream>
 #include <new>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -81,15 +83,22 @@ int main(int argc, char** argv) {
     known += (known.empty() ? "" : ", ") + command->get_name();
     found = found || (argc > 1 && command->get_name() == argv[1]);
   }
-  if (argc > 1 && argv[1][0] != '-' && !found) {
-    std::cerr << "error: unknown command '" << argv[1] << "' (commands: " << known << ")\n";
+  // Before parsing, so that errors in the command line itself are JSON too.
+  const bool wants_json = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
+  const auto bad_command_line = [&] {
+    if (wants_json) std::cout << error_json(kExitBadInput).dump() << '\n';
     return kExitBadInput;
+  };
+  if (argc > 1 && argv[1][0] != '-' && !found) {
+    report_error("unknown command '", argv[1], "' (commands: ", known, ")");
+    return bad_command_line();
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    const int code = app.exit(error);
-    return code == 0 ? kExitOk : kExitBadInput;
+    if (app.exit(error) == 0) return kExitOk;  // --help, --version
+    last_error() = {error.what(), std::nullopt, ""};
+    return bad_command_line();
   }
   // A string whatever it looks like (2024-06-01 would be a TOML date).
   if (!output_dir.empty()) overrides.push_back("output.dir=" + backsweep::toml_string(output_dir));

@@ -10,6 +10,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/load_config.hpp"
+#include "io/output_set.hpp"
 #include "io/simulate_config.hpp"
 #include "io/trajectory.hpp"
 #include "io/visit_model.hpp"
@@ -111,16 +112,17 @@ int run_simulate(const std::string& config_path, bool json) {
 
   const FieldEquations* fields = config.fields();
   try {
-    std::filesystem::create_directories(config.output_dir);
-    write_trajectory_files(trajectory, config.output_dir);
+    OutputSet outputs(config.output_dir);
+    write_trajectory_files(trajectory, outputs.staging().string());
     if (fields && config.vtk) {
       std::vector<FieldSnapshot> snapshots;
       const std::size_t n = trajectory.state_names.size();
       for (std::size_t k = 0; k < trajectory.times.size(); ++k)
         snapshots.push_back({trajectory.times[k], split_fields(fields->fields(), trajectory.states.data() + k * n,
                                                                fields->grid().points())});
-      write_vtk_series(config.output_dir, "states", fields->grid(), snapshots);
+      write_vtk_series(outputs.staging().string(), "states", fields->grid(), snapshots);
     }
+    outputs.commit();
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;

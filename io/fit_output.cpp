@@ -51,10 +51,34 @@ void write_residuals_csv(const FitReport& r, const std::filesystem::path& tempor
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+std::vector<std::string> estimated_names(const FitReport& r) {
+  std::vector<std::string> names;
+  for (std::size_t i = 0; i < r.parameter_names.size(); ++i)
+    if (r.estimated[i] != 0.0) names.push_back(r.parameter_names[i]);
+  return names;
+}
+
+// The covariance of the estimated parameters in their own units (the delta method: a
+// log10-scaled p = 10^s has dp/ds = p ln 10), and their correlation.
+std::pair<std::vector<double>, std::vector<double>> linear_covariance(const FitReport& r) {
+  std::vector<double> slope;
+  for (std::size_t i = 0; i < r.values.size(); ++i)
+    if (r.estimated[i] != 0.0) slope.push_back(r.scales[i] == "log10" ? r.values[i] * std::log(10.0) : 1.0);
+  const std::size_t q = slope.size();
+  if (r.covariance.size() != q * q) return {};  // none computed (a fit with a parameter field)
+  std::vector<double> covariance(q * q), correlation(q * q);
+  for (std::size_t i = 0; i < q; ++i)
+    for (std::size_t j = 0; j < q; ++j) {
+      covariance[i * q + j] = slope[i] * r.covariance[i * q + j] * slope[j];
+      correlation[i * q + j] = r.covariance[i * q + j] / std::sqrt(r.covariance[i * q + i] * r.covariance[j * q + j]);
+    }
+  return {covariance, correlation};
+}
+
 void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, const std::string& path) {
   Hdf5Handle h5 = detail::create_result_file(temporary, path);
   detail::write_double_attribute(h5, "objective", r.objective);
-  detail::write_string_attribute(h5, "converged", r.converged ? "true" : "false");
+  detail::write_bool_attribute(h5, "converged", r.converged);
   detail::write_string_attribute(h5, "reason", r.reason);
   detail::write_string_attribute(h5, "model", r.model);
   detail::write_string_attribute(h5, "method", r.method);
@@ -68,45 +92,52 @@ void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, cons
   detail::write_double_dataset(parameters, "standard_error", {count}, r.standard_errors.data());
   detail::write_double_dataset(parameters, "lower", {count}, r.lower.data());
   detail::write_double_dataset(parameters, "upper", {count}, r.upper.data());
-  detail::write_double_dataset(parameters, "estimated", {count}, r.estimated.data());
+  detail::write_bool_dataset(parameters, "estimated", std::vector<bool>(r.estimated.begin(), r.estimated.end()));
   const hsize_t q = hsize_t(std::sqrt(double(r.covariance.size())) + 0.5);
   detail::write_double_dataset(parameters, "covariance_scaled", {q, q}, r.covariance.data());
+  const auto [covariance, correlation] = linear_covariance(r);
+  detail::write_double_dataset(parameters, "covariance", {q, q}, covariance.data());
+  detail::write_double_dataset(parameters, "correlation", {q, q}, correlation.data());
+  detail::write_string_array_attribute(parameters, "covariance_names", estimated_names(r));
   parameters.close();
 
   Hdf5Handle starts = detail::create_group(h5, "starts");
-  std::vector<double> objective, iterations, evaluations, converged, first, last;
+  std::vector<double> objective, first, last;
+  std::vector<std::size_t> iterations, evaluations;
+  std::vector<bool> converged;
   for (const StartResult& s : r.starts.starts) {
     objective.push_back(s.objective);
-    iterations.push_back(double(s.iterations));
-    evaluations.push_back(double(s.evaluations));
-    converged.push_back(s.converged ? 1.0 : 0.0);
+    iterations.push_back(s.iterations);
+    evaluations.push_back(s.evaluations);
+    converged.push_back(s.converged);
     first.insert(first.end(), s.start.begin(), s.start.end());
     last.insert(last.end(), s.x.begin(), s.x.end());
   }
   const hsize_t runs = objective.size();
   detail::write_double_dataset(starts, "objective", {runs}, objective.data());
-  detail::write_double_dataset(starts, "iterations", {runs}, iterations.data());
-  detail::write_double_dataset(starts, "evaluations", {runs}, evaluations.data());
-  detail::write_double_dataset(starts, "converged", {runs}, converged.data());
+  detail::write_count_dataset(starts, "iterations", {runs}, iterations.data());
+  detail::write_count_dataset(starts, "evaluations", {runs}, evaluations.data());
+  detail::write_bool_dataset(starts, "converged", converged);
   const hsize_t scaled = runs ? r.starts.starts.front().x.size() : 0;
   detail::write_double_dataset(starts, "start_scaled", {runs, scaled}, first.data());
   detail::write_double_dataset(starts, "end_scaled", {runs, scaled}, last.data());
-  detail::write_double_attribute(starts, "best", double(r.starts.best));
+  detail::write_count_attribute(starts, "best", r.starts.best + 1);  // counted from 1, as the log counts
   starts.close();
 
   Hdf5Handle data = detail::create_group(h5, "measurements");
-  std::vector<double> experiment, observable, time, value;
+  std::vector<double> time, value;
+  std::vector<std::size_t> experiment, observable;  // indices, from 0, into the two name lists
   for (const Measurement& m : r.measurements) {
-    experiment.push_back(double(m.experiment));
-    observable.push_back(double(m.observable));
+    experiment.push_back(m.experiment);
+    observable.push_back(m.observable);
     time.push_back(m.time);
     value.push_back(m.value);
   }
   const hsize_t rows = time.size();
   detail::write_string_array_attribute(data, "experiment_ids", r.experiment_ids);
   detail::write_string_array_attribute(data, "observable_names", r.observable_names);
-  detail::write_double_dataset(data, "experiment", {rows}, experiment.data());
-  detail::write_double_dataset(data, "observable", {rows}, observable.data());
+  detail::write_count_dataset(data, "experiment", {rows}, experiment.data());
+  detail::write_count_dataset(data, "observable", {rows}, observable.data());
   detail::write_double_dataset(data, "time", {rows}, time.data());
   detail::write_double_dataset(data, "value", {rows}, value.data());
   detail::write_double_dataset(data, "sigma", {rows}, r.sigmas.data());

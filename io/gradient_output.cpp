@@ -22,24 +22,24 @@ void write_diagnostics(hid_t file, const GradientDiagnostics& d) {
   detail::write_string_attribute(group, "schedule_reason", d.schedule_reason);
   detail::write_string_attribute(group, "storage", d.storage);
   if (!d.derivatives.empty()) detail::write_string_attribute(group, "derivatives", d.derivatives);
-  const std::pair<const char*, double> counts[] = {
-      {"steps", double(d.steps)},
-      {"slots", double(d.slots)},
-      {"disk_slots", double(d.disk_slots)},
-      {"memory_bytes_written", double(d.memory_written)},
-      {"memory_bytes_read", double(d.memory_read)},
-      {"disk_bytes_written", double(d.disk_written)},
-      {"disk_bytes_read", double(d.disk_read)},
-      {"peak_slots", double(d.peak_slots)},
-      {"recomputed_steps", double(d.recomputed_steps)},
-      {"sequence_steps", double(d.sequence_steps)},
-      {"adjoint_steps", double(d.adjoint_steps)},
-      {"rhs_evaluations", double(d.rhs_evaluations)},
-      {"vjp_evaluations", double(d.vjp_evaluations)},
-      {"checkpoint_bytes", double(d.checkpoint_bytes)},
-      {"forward_seconds", d.forward_seconds},
-      {"backward_seconds", d.backward_seconds}};
-  for (const auto& [name, value] : counts) detail::write_double_attribute(group, name, value);
+  const std::pair<const char*, std::size_t> counts[] = {
+      {"steps", d.steps},
+      {"slots", d.slots},
+      {"disk_slots", d.disk_slots},
+      {"memory_bytes_written", d.memory_written},
+      {"memory_bytes_read", d.memory_read},
+      {"disk_bytes_written", d.disk_written},
+      {"disk_bytes_read", d.disk_read},
+      {"peak_slots", d.peak_slots},
+      {"recomputed_steps", d.recomputed_steps},
+      {"sequence_steps", d.sequence_steps},
+      {"adjoint_steps", d.adjoint_steps},
+      {"rhs_evaluations", d.rhs_evaluations},
+      {"vjp_evaluations", d.vjp_evaluations},
+      {"checkpoint_bytes", d.checkpoint_bytes}};
+  for (const auto& [name, value] : counts) detail::write_count_attribute(group, name, value);
+  detail::write_double_attribute(group, "forward_seconds", d.forward_seconds);
+  detail::write_double_attribute(group, "backward_seconds", d.backward_seconds);
   if (d.stiffness) detail::write_double_attribute(group, "stiffness_ratio", d.stiffness->ratio);
   group.close();
 }

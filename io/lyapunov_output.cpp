@@ -44,9 +44,8 @@ void write_hdf5(const LyapunovOutput& output, const std::filesystem::path& tempo
   detail::write_double_attribute(h5, "step", output.options.step);
   detail::write_double_attribute(h5, "transient", output.options.transient);
   detail::write_double_attribute(h5, "duration", output.options.duration);
-  detail::write_double_attribute(h5, "reorthonormalize_every",
-                                 double(output.options.reorthonormalize_every));
-  detail::write_double_attribute(h5, "steps", double(r.steps));
+  detail::write_count_attribute(h5, "reorthonormalize_every", output.options.reorthonormalize_every);
+  detail::write_count_attribute(h5, "steps", r.steps);
   Hdf5Handle history = detail::create_group(h5, "history");
   detail::write_double_dataset(history, "time", {r.history_times.size()}, r.history_times.data());
   detail::write_double_dataset(history, "exponents", {r.history_times.size(), k},

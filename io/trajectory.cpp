@@ -38,12 +38,13 @@ void write_hdf5_to(const Trajectory& trajectory, const std::filesystem::path& te
   {
     Hdf5Handle h5 = detail::create_result_file(temporary, path);
     const hsize_t rows = trajectory.times.size(), columns = trajectory.state_names.size();
-    detail::write_double_dataset(h5, "times", {rows}, trajectory.times.data());
+    detail::write_double_dataset(h5, "time", {rows}, trajectory.times.data());
     detail::write_string_attribute(h5, "model", trajectory.model);
     detail::write_string_attribute(h5, "method", trajectory.method);
     if (trajectory.grid_shape.empty()) {
       detail::write_double_dataset(h5, "states", {rows, columns}, trajectory.states.data());
       detail::write_string_array_attribute(h5, "state_names", trajectory.state_names);
+      detail::write_dataset_names(h5, "states", "names", trajectory.state_names);
     } else {  // each field over time, shaped [times, grid...]
       Hdf5Handle fields = detail::create_group(h5, "fields");
       const std::size_t points = columns / trajectory.field_names.size();

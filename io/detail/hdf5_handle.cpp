@@ -79,12 +79,48 @@ void write_string_array_attribute(hid_t location, const std::string& name,
 
 void write_string_attribute(hid_t location, const std::string& name, const std::string& value) {
   Hdf5Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "copy string type");
-  check(H5Tset_size(type, value.size() + 1), "size string type");
+  check(H5Tset_size(type, H5T_VARIABLE), "make a variable-length string type");
   check(H5Tset_cset(type, H5T_CSET_UTF8), "set UTF-8 strings");
   Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose, "create scalar dataspace");
   Hdf5Handle attribute(H5Acreate2(location, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
                        H5Aclose, "create attribute " + name);
-  check(H5Awrite(attribute, type, value.c_str()), "write attribute " + name);
+  const char* text = value.c_str();
+  check(H5Awrite(attribute, type, &text), "write attribute " + name);
+}
+
+void write_count_attribute(hid_t location, const std::string& name, std::uint64_t value) {
+  Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose, "create scalar dataspace");
+  Hdf5Handle attribute(H5Acreate2(location, name.c_str(), H5T_STD_U64LE, space, H5P_DEFAULT, H5P_DEFAULT),
+                       H5Aclose, "create attribute " + name);
+  check(H5Awrite(attribute, H5T_NATIVE_UINT64, &value), "write attribute " + name);
+}
+
+namespace {
+
+// Booleans as h5py writes them (and numpy reads them): an 8-bit enum FALSE = 0, TRUE = 1.
+Hdf5Handle boolean_type() {
+  Hdf5Handle type(H5Tenum_create(H5T_NATIVE_INT8), H5Tclose, "create boolean type");
+  const std::int8_t no = 0, yes = 1;
+  check(H5Tenum_insert(type, "FALSE", &no), "name FALSE");
+  check(H5Tenum_insert(type, "TRUE", &yes), "name TRUE");
+  return type;
+}
+
+}  // namespace
+
+void write_bool_attribute(hid_t location, const std::string& name, bool value) {
+  Hdf5Handle type = boolean_type();
+  Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose, "create scalar dataspace");
+  Hdf5Handle attribute(H5Acreate2(location, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
+                       H5Aclose, "create attribute " + name);
+  const std::int8_t stored = value;
+  check(H5Awrite(attribute, type, &stored), "write attribute " + name);
+}
+
+void write_bool_dataset(hid_t location, const std::string& name, const std::vector<bool>& values) {
+  const std::vector<std::int8_t> stored(values.begin(), values.end());
+  Hdf5Handle type = boolean_type();
+  write_dataset(location, name, {values.size()}, type, stored.data());
 }
 
 void write_double_attribute(hid_t location, const std::string& name, double value) {

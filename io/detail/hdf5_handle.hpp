@@ -1,8 +1,9 @@
 #pragma once
 // Small RAII owners for HDF5 C API identifiers, and helpers for the attributes backsweep
-// writes. Every failure throws std::runtime_error with what was being written.
+// writes: strings are variable-length UTF-8, counters unsigned 64-bit integers. Every failure throws std::runtime_error with what was being written.
 #include <hdf5.h>
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,6 +42,10 @@ void write_string_attribute(hid_t location, const std::string& name, const std::
 void write_string_array_attribute(hid_t location, const std::string& name,
                                   const std::vector<std::string>& values);
 void write_double_attribute(hid_t location, const std::string& name, double value);
+void write_count_attribute(hid_t location, const std::string& name, std::uint64_t value);
+// Booleans as h5py writes them, so numpy reads them as bool: an 8-bit enum FALSE/TRUE.
+void write_bool_attribute(hid_t location, const std::string& name, bool value);
+void write_bool_dataset(hid_t location, const std::string& name, const std::vector<bool>& values);
 // A string-array attribute on the dataset `dataset` of `location` (e.g. its column names).
 void write_dataset_names(hid_t location, const std::string& dataset, const std::string& attribute,
                          const std::vector<std::string>& names);

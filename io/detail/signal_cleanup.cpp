@@ -1,5 +1,8 @@
 #include "io/detail/signal_cleanup.hpp"
 
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -12,23 +15,63 @@ namespace backsweep::detail {
 
 namespace {
 
-// Fixed storage, written under a mutex, read by the handler with nothing but unlink
-// (async-signal-safe).
+// Fixed storage, written under a mutex, read by the handler with nothing but
+// async-signal-safe system calls (open, getdents64, unlinkat, close). getdents64 fills
+// records laid out as glibc's dirent64.
 constexpr int kMaxFiles = 64;
 char paths[kMaxFiles][4096];
+bool trees[kMaxFiles];
 std::atomic<bool> used[kMaxFiles];
 std::mutex registry;
 
+
+// Empties the folder open as `folder` (depth-first), then closes it. Entries removed
+// while reading may hide others, so it reads again until a pass finds none (bounded, in
+// case one cannot be removed).
+void empty_folder(int folder) {
+  alignas(dirent64) char buffer[4096];
+  for (int pass = 0; pass < 8; ++pass) {
+    bool found = false;
+    for (long bytes; (bytes = ::syscall(SYS_getdents64, folder, buffer, sizeof buffer)) > 0;) {
+      for (long at = 0; at < bytes;) {
+        const auto* entry = reinterpret_cast<const dirent64*>(buffer + at);
+        at += entry->d_reclen;
+        const char* name = entry->d_name;
+        if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) continue;
+        found = true;
+        if (entry->d_type == DT_DIR) {
+          const int inner = ::openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+          if (inner >= 0) empty_folder(inner);
+          ::unlinkat(folder, name, AT_REMOVEDIR);
+        } else {
+          ::unlinkat(folder, name, 0);
+        }
+      }
+    }
+    if (!found) break;
+    ::lseek(folder, 0, SEEK_SET);
+  }
+  ::close(folder);
+}
+
 extern "C" void remove_registered_files(int signal) {
-  for (int i = 0; i < kMaxFiles; ++i)
-    if (used[i].load()) ::unlink(paths[i]);
+  for (int i = 0; i < kMaxFiles; ++i) {
+    if (!used[i].load()) continue;
+    if (trees[i]) {
+      const int folder = ::open(paths[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+      if (folder >= 0) empty_folder(folder);
+      ::rmdir(paths[i]);
+    } else {
+      ::unlink(paths[i]);
+    }
+  }
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }
 
 }  // namespace
 
-int remove_on_signal(const std::string& path) {
+int remove_on_signal(const std::string& path, bool tree) {
   static const bool handlers = [] {
     for (int signal : {SIGTERM, SIGINT, SIGHUP}) std::signal(signal, remove_registered_files);
     return true;
@@ -38,6 +81,7 @@ int remove_on_signal(const std::string& path) {
   for (int i = 0; i < kMaxFiles; ++i)
     if (!used[i].load() && path.size() < sizeof(paths[i])) {
       std::strcpy(paths[i], path.c_str());
+      trees[i] = tree;
       used[i].store(true);
       return i;
     }

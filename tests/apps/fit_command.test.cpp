@@ -95,6 +95,37 @@ TEST_CASE("fit recovers the examples' true parameters within 2 standard errors")
     std::vector<double> values(truth.size());
     H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
     H5Dclose(set);
+    // The covariance in the parameters' own units: its diagonal gives the standard errors.
+    const auto read = [&](const char* name) {
+      const hid_t data = H5Dopen2(file, name, H5P_DEFAULT);
+      REQUIRE(data >= 0);
+      const hid_t space = H5Dget_space(data);
+      std::vector<double> values(std::size_t(H5Sget_simple_extent_npoints(space)));
+      H5Dread(data, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+      H5Sclose(space);
+      H5Dclose(data);
+      return values;
+    };
+    const std::vector<double> errors = read("parameters/standard_error"), covariance = read("parameters/covariance"),
+                              correlation = read("parameters/correlation");
+    const std::size_t q = truth.size();
+    REQUIRE(covariance.size() == q * q);
+    for (std::size_t i = 0; i < q; ++i) {
+      CHECK(std::sqrt(covariance[i * q + i]) == doctest::Approx(errors[i]).epsilon(1e-12));
+      CHECK(correlation[i * q + i] == doctest::Approx(1.0).epsilon(1e-14));
+    }
+    // Booleans as h5py writes them, counters as integers, the best start counted from 1.
+    const hid_t converged = H5Aopen(file, "converged", H5P_DEFAULT), best = H5Aopen_by_name(file, "starts", "best",
+                                                                                            H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t converged_type = H5Aget_type(converged), best_type = H5Aget_type(best);
+    CHECK(H5Tget_class(converged_type) == H5T_ENUM);
+    CHECK(H5Tget_class(best_type) == H5T_INTEGER);
+    unsigned long long best_start = 0;
+    H5Aread(best, H5T_NATIVE_ULLONG, &best_start);
+    CHECK(best_start >= 1);
+    CHECK(best_start <= 5);
+    for (hid_t id : {converged_type, best_type}) H5Tclose(id);
+    for (hid_t id : {converged, best}) H5Aclose(id);
     CHECK(H5Lexists(file, "starts/objective", H5P_DEFAULT) > 0);
     CHECK(H5Lexists(file, "trajectories", H5P_DEFAULT) > 0);
     H5Fclose(file);

@@ -1,15 +1,18 @@
 // Runs the real `backsweep simulate` program on config files written to disk.
 #include <doctest/doctest.h>
+#include <fcntl.h>
 #include <hdf5.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
-
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/apps/run_cli.hpp"
+#include "tests/h5_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -81,7 +85,7 @@ TEST_CASE("simulate writes CSV, HDF5 and JSON that agree") {
                              H5P_DEFAULT);
   REQUIRE(file >= 0);
   double times[3] = {}, states[6] = {};
-  const hid_t times_set = H5Dopen2(file, "times", H5P_DEFAULT);
+  const hid_t times_set = H5Dopen2(file, "time", H5P_DEFAULT);
   const hid_t states_set = H5Dopen2(file, "states", H5P_DEFAULT);
   H5Dread(times_set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, times);
   H5Dread(states_set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, states);
@@ -96,21 +100,11 @@ TEST_CASE("simulate writes CSV, HDF5 and JSON that agree") {
   CHECK(mu == 0.5);
   H5Aclose(attribute);
   // Where the file came from: the run's version, id, start time and config.
-  const auto text_attribute = [&](const char* name) {
-    const hid_t a = H5Aopen(file, name, H5P_DEFAULT);
-    REQUIRE(a >= 0);
-    const hid_t type = H5Aget_type(a);
-    std::string value(H5Tget_size(type), '\0');
-    H5Aread(a, type, value.data());
-    H5Tclose(type);
-    H5Aclose(a);
-    return value.substr(0, value.find('\0'));
-  };
-  CHECK(text_attribute("config") == kVanDerPol);
-  CHECK(text_attribute("config_file") == config.string());
-  CHECK(text_attribute("backsweep_version").find('.') != std::string::npos);
-  CHECK(text_attribute("run_id").size() == 16);
-  CHECK(text_attribute("started").back() == 'Z');
+  CHECK(read_text_attribute(file, "config") == kVanDerPol);
+  CHECK(read_text_attribute(file, "config_file") == config.string());
+  CHECK(read_text_attribute(file, "backsweep_version").find('.') != std::string::npos);
+  CHECK(read_text_attribute(file, "run_id").size() == 16);
+  CHECK(read_text_attribute(file, "started").back() == 'Z');
   H5Dclose(states_set);
   H5Dclose(times_set);
   H5Fclose(file);
@@ -204,42 +198,111 @@ TEST_CASE("--set KEY=VALUE and --output-dir override the config, typed like its 
   }
 }
 
-TEST_CASE("temporaries: SIGTERM while writing leaves none; those of killed runs go at the next run") {
-  std::string text = kVanDerPol;  // every step of 10^6 kept: the CSV takes a while to write
-  const std::string times = "end = 2.0\noutput = [1.0, 2.0]";
-  text.replace(text.find(times), times.size(), "end = 1e4");
-  text.replace(text.find("dir = \"vdp\""), 11, "dir = \"term\"");
-  const fs::path config = write_config("term.toml", text), folder = scratch() / "term";
-  fs::create_directories(folder);
-  const auto temporaries = [&] {
-    std::vector<std::string> names;
-    for (const auto& entry : fs::directory_iterator(folder))
-      if (entry.path().filename().string().find(".tmp-") != std::string::npos)
-        names.push_back(entry.path().filename().string());
-    return names;
-  };
+namespace {
 
-  // A run killed outright (a dead pid) left one; a live process's is not touched.
-  const pid_t dead = ::fork();
-  if (dead == 0) ::_exit(0);
-  ::waitpid(dead, nullptr, 0);
-  const std::string stale = "trajectory.csv.tmp-" + std::to_string(dead),
-                    live = "trajectory.csv.tmp-" + std::to_string(::getpid());
-  std::ofstream(folder / stale) << "partial";
-  std::ofstream(folder / live) << "partial";
-
-  const std::string working_dir = scratch().string();  // scratch() names the folder by pid
+// Starts `backsweep simulate <config>` in the scratch folder without waiting for it.
+pid_t start_simulate(const fs::path& config) {
+  const std::string working_dir = scratch().string(), cli = BACKSWEEP_CLI;  // before fork: no allocation after
   const pid_t child = ::fork();
   if (child == 0) {
     if (::chdir(working_dir.c_str()) != 0) ::_exit(127);
-    const std::string cli = BACKSWEEP_CLI;
+    const int null = ::open("/dev/null", O_WRONLY);
+    ::dup2(null, 1);
+    ::dup2(null, 2);
     ::execl(cli.c_str(), cli.c_str(), "simulate", config.c_str(), static_cast<char*>(nullptr));
     ::_exit(127);
   }
-  bool seen = false;  // its own temporary, then SIGTERM
+  return child;
+}
+
+// The staging folders of output sets ("." + folder name + ".set-" + pid) beside `folder`.
+std::vector<std::string> staging_folders(const fs::path& folder) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(folder.parent_path()))
+    if (entry.path().filename().string().starts_with("." + folder.filename().string() + ".set-"))
+      names.push_back(entry.path().filename().string());
+  return names;
+}
+
+double h5_parameter(const fs::path& file_path, const char* name) {
+  const hid_t file = H5Fopen(file_path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  double value = 0;
+  const hid_t attribute = H5Aopen_by_name(file, "parameters", name, H5P_DEFAULT, H5P_DEFAULT);
+  H5Aread(attribute, H5T_NATIVE_DOUBLE, &value);
+  H5Aclose(attribute);
+  H5Fclose(file);
+  return value;
+}
+
+// kVanDerPol writing every step of 2·10^5 into `dir`, with mu as given.
+std::string long_run(const std::string& dir, const std::string& mu) {
+  std::string text = kVanDerPol;
+  const std::string times = "end = 2.0\noutput = [1.0, 2.0]";
+  text.replace(text.find(times), times.size(), "end = 2e3");
+  text.replace(text.find("dir = \"vdp\""), 11, "dir = \"" + dir + "\"");
+  text.replace(text.find("mu = 0.5"), 8, "mu = " + mu);
+  return text;
+}
+
+}  // namespace
+
+TEST_CASE("outputs are one set: SIGKILL at any moment leaves the old set or the new one, never a mix") {
+  const fs::path folder = scratch() / "set";
+  const fs::path old_config = write_config("set_old.toml", long_run("set", "0.5")),
+                 new_config = write_config("set_new.toml", long_run("set_reference", "0.7"));
+  REQUIRE(run("simulate " + new_config.string()).exit_code == 0);
+  const std::string new_csv = slurp(scratch() / "set_reference" / "trajectory.csv");
+  const auto started = std::chrono::steady_clock::now();
+  REQUIRE(run("simulate " + old_config.string()).exit_code == 0);
+  const double run_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  const std::string old_csv = slurp(folder / "trajectory.csv");
+  std::ofstream(folder / "notes.txt") << "an earlier output the new run does not write";
+  fs::remove_all(scratch() / "set_reference");
+  const fs::path config = write_config("set_changed.toml", long_run("set", "0.7"));
+
+  std::mt19937 random(12345);  // kill times spread over the whole run, its commit included
+  std::uniform_real_distribution<double> moment(0.0, 1.3 * run_seconds);
+  int old_sets = 0, new_sets = 0;
+  for (int trial = 0; trial < 16; ++trial) {
+    const pid_t child = start_simulate(config);
+    ::usleep(useconds_t(moment(random) * 1e6));
+    ::kill(child, SIGKILL);
+    ::waitpid(child, nullptr, 0);
+    std::vector<std::string> names;
+    for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
+    std::sort(names.begin(), names.end());
+    CAPTURE(trial);
+    REQUIRE(names == std::vector<std::string>{"notes.txt", "trajectory.csv", "trajectory.h5"});
+    const std::string csv = slurp(folder / "trajectory.csv");
+    const double mu = h5_parameter(folder / "trajectory.h5", "mu");
+    if (csv == old_csv && mu == 0.5) ++old_sets;
+    else if (csv == new_csv && mu == 0.7) ++new_sets;
+    else FAIL("a mixed set: mu = " << mu << " in trajectory.h5, the CSV " << (csv == old_csv ? "old" : "other"));
+    if (csv == new_csv) {  // back to the old set for the next trial
+      fs::remove_all(folder);
+      REQUIRE(run("simulate " + old_config.string()).exit_code == 0);
+      std::ofstream(folder / "notes.txt") << "an earlier output the new run does not write";
+    }
+  }
+  MESSAGE("old sets " << old_sets << ", new sets " << new_sets);
+  CHECK(old_sets > 0);
+  // The staging folders killed runs left go with the next run that writes there.
+  REQUIRE(run("simulate " + config.string()).exit_code == 0);
+  CHECK(staging_folders(folder).empty());
+  CHECK(slurp(folder / "notes.txt") == "an earlier output the new run does not write");
+}
+
+TEST_CASE("SIGTERM while writing leaves no temporaries; a live run's staging folder is not touched") {
+  const fs::path config = write_config("term.toml", long_run("term", "0.5")), folder = scratch() / "term";
+  fs::create_directories(folder);
+  const std::string live = ".term.set-" + std::to_string(::getpid());  // this test's pid: a live process
+  fs::create_directories(folder.parent_path() / live);
+  const pid_t child = start_simulate(config);
+  const fs::path staging = folder.parent_path() / (".term.set-" + std::to_string(child));
+  bool seen = false;  // its CSV being written in its staging folder, then SIGTERM
   for (int tries = 0; tries < 60000 && !seen; ++tries) {
-    for (const std::string& name : temporaries())
-      seen = seen || name.ends_with(".tmp-" + std::to_string(child));
+    seen = fs::exists(staging / ("trajectory.csv.tmp-" + std::to_string(child)));
     if (!seen) ::usleep(500);
   }
   CHECK(seen);
@@ -247,8 +310,9 @@ TEST_CASE("temporaries: SIGTERM while writing leaves none; those of killed runs 
   int status = 0;
   ::waitpid(child, &status, 0);
   CHECK(WIFSIGNALED(status));
-  CHECK(temporaries() == std::vector<std::string>{live});  // the stale one went, and the run's own
-  fs::remove(folder / live);
+  CHECK(staging_folders(folder) == std::vector<std::string>{live});
+  CHECK(fs::is_empty(folder));
+  fs::remove_all(folder.parent_path() / live);
 }
 
 TEST_CASE("out of memory is exit 1 with a message, not an abort" * doctest::skip(kAddressSanitizer)) {
@@ -307,6 +371,16 @@ TEST_CASE("--help documents the config keys") {
   CHECK(typo.exit_code == 2);
   CHECK(typo.err.find("unknown command 'simulat' (commands: simulate, gradient, fit, lyapunov, plan)") !=
         std::string::npos);
+  // With --json, errors in the command line itself are a JSON object on stdout too.
+  for (const char* arguments : {"simulat model.toml --json", "simulate --json --no-such-option model.toml",
+                                "plan --json --steps -5 --slots 3", "simulate --json"}) {
+    CAPTURE(arguments);
+    const CliRun bad = run(arguments);
+    CHECK(bad.exit_code == 2);
+    const auto error = nlohmann::json::parse(bad.out)["error"];
+    CHECK(error["exit_code"] == 2);
+    CHECK(!error["message"].get<std::string>().empty());
+  }
 }
 
 TEST_CASE("a model defined in the config file: SIR, and Lotka-Volterra against the built-in") {

@@ -8,6 +8,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "tests/h5_text.hpp"
+
 using namespace backsweep;
 namespace fs = std::filesystem;
 
@@ -63,13 +65,7 @@ TEST_CASE("HDF5 holds times, states and the metadata") {
   double mu_value = 0;
   H5Aread(mu, H5T_NATIVE_DOUBLE, &mu_value);
   CHECK(mu_value == 1.5);
-  const hid_t model = H5Aopen(file, "model", H5P_DEFAULT);
-  const hid_t type = H5Aget_type(model);
-  std::string name(H5Tget_size(type), '\0');
-  H5Aread(model, type, name.data());
-  CHECK(name.c_str() == std::string("van_der_pol"));
-  H5Tclose(type);
-  H5Aclose(model);
+  CHECK(read_text_attribute(file, "model") == "van_der_pol");
   H5Aclose(mu);
   H5Sclose(space);
   H5Dclose(states);

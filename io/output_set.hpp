@@ -1,0 +1,31 @@
+#pragma once
+// OutputSet: a run's outputs are committed as one set. They are written into a staging
+// folder beside the output folder; commit() hard-links in the earlier outputs this run
+// does not replace, fsyncs every file, and swaps the two folders with one
+// renameat2(RENAME_EXCHANGE). A kill at any moment leaves either the old set or the new
+// one. The staging folder (after the swap: the old set) is removed on failure, on
+// SIGTERM, SIGINT or SIGHUP, and, after SIGKILL, by the next run that writes there.
+//
+// An output folder that holds the working directory is not swapped (that would move the
+// caller's shell): its outputs are moved in one by one, each atomically.
+#include <filesystem>
+
+namespace backsweep {
+
+class OutputSet {
+ public:
+  explicit OutputSet(std::filesystem::path folder);
+  ~OutputSet();
+  OutputSet(const OutputSet&) = delete;
+  OutputSet& operator=(const OutputSet&) = delete;
+
+  // Where the writers put this run's outputs.
+  const std::filesystem::path& staging() const { return staging_; }
+  void commit();  // throws std::runtime_error, leaving the earlier outputs as they were
+
+ private:
+  std::filesystem::path folder_, staging_;
+  int signal_ticket_ = -1;
+};
+
+}  // namespace backsweep
