@@ -14,11 +14,12 @@ namespace backsweep {
 
 namespace detail {
 
-// J along `sequence` from the system's initial state y, by the problem's method on T.
+// J along `sequence` from the system's initial state y, by the problem's method on T;
+// NaN when a state is not finite (where first: in `failure`, if given).
 template <class T, class System, Model M, class Obj>
 T replay_objective(const System& system, const GradientProblem<M, Obj>& problem,
                    const StepSequence& sequence, const ObservationSteps& observations,
-                   std::vector<T> y, const std::vector<T>& p) {
+                   std::vector<T> y, const std::vector<T>& p, IntegrateResult* failure = nullptr) {
   T value(0);
   std::size_t next = 0;  // cursor into the observations, which are ordered by step
   auto observe = [&](std::size_t step, const T* state) {
@@ -28,12 +29,15 @@ T replay_objective(const System& system, const GradientProblem<M, Obj>& problem,
   };
   observe(0, y.data());
   std::size_t step = 0;
-  const bool solved = with_stepper<T>(system, problem.method, [&](auto& stepper) {
-    return replay(stepper, y.data(), p.data(), sequence, [&](const StepInterval&, const T* state) {
-      observe(++step, state);
-    }).ok();
+  const IntegrateResult replayed = with_stepper<T>(system, problem.method, [&](auto& stepper) {
+    return replay(
+        stepper, y.data(), p.data(), sequence, [&](const StepInterval&, const T* state) { observe(++step, state); },
+        problem.integrate.progress);
   });
-  if (!solved) return T(NAN);  // a NaN or Inf in the states
+  if (!replayed.ok()) {
+    if (failure) *failure = replayed;
+    return T(NAN);
+  }
   if constexpr (Obj::has_terminal) value += problem.objective.terminal(y.data(), p.data());
   if constexpr (Obj::has_running) value += y[state_size(problem.model)];
   return value;
@@ -98,10 +102,19 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
       if (column < np) p[column].d[k] = 1.0;
       else if (column < np + n) y0[column - np].d[k] = 1.0;
     }
+    IntegrateResult failure;
     const D value = detail::with_system(problem.model, problem.objective, [&](const auto& system) {
       return detail::replay_objective<D>(system, problem, sequence, observations,
-                                         detail::initial_state<D>(problem, y0, p), p);
+                                         detail::initial_state<D>(problem, y0, p), p, &failure);
     });
+    if (failure.status == IntegrateStatus::non_finite_state) {  // where, as the adjoint sweep says it
+      result.status = failure.status;
+      result.message = failure.message;
+      result.diagnostics.steps = sequence.size();
+      result.diagnostics.nonfinite =
+          NonFinite{"forward", failure.failed_step + 1, failure.failed_component, failure.failed_time};
+      return result;
+    }
     result.value = value.v;
     for (int k = 0; k < kLanes; ++k) {
       const std::size_t column = first + std::size_t(k);
@@ -115,8 +128,8 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
   all.push_back(result.value);
   if (const std::size_t bad = first_non_finite<CpuAlgebra>(all.size(), all.data()); bad < all.size()) {
     result.status = IntegrateStatus::non_finite_state;
-    result.message = "the forward tangent is not finite";
-    result.diagnostics.nonfinite = NonFinite{"forward", sequence.size(), bad, sequence.t_end()};
+    result.message = "the forward tangent is not finite";  // the states were: an objective term is not
+    result.diagnostics.nonfinite = NonFinite{"objective", sequence.size(), state_size(problem.model), sequence.t_end()};
   }
   return result;
 }

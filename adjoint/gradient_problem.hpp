@@ -67,13 +67,24 @@ struct CheckpointOptions {
 
 // Where a NaN or Inf first appeared.
 struct NonFinite {
-  std::string phase;  // "forward" or "backward"
+  // "forward" or "backward"; or the objective's "terminal" or "observation" term, or
+  // "objective" where the terms are summed (the forward tangent)
+  std::string phase;
   std::size_t step = 0, component = 0;
   double time = 0.0;
   // With the states' names, the component is named: a state, its adjoint, or (past the
   // states) the quadrature of the objective's running cost.
   std::string describe(const std::vector<std::string>& names = {}) const {
     std::ostringstream what;
+    if (phase == "objective") {
+      what << "non-finite value in the objective's terms (every state is finite up to t = " << time << ")";
+      return what.str();
+    }
+    if (phase == "terminal" || phase == "observation") {  // component: the state a derivative is by
+      what << "non-finite value in the objective's " << phase << " term at t = " << time;
+      if (component < names.size()) what << " (its derivative by state '" << names[component] << "')";
+      return what.str();
+    }
     what << "non-finite value in the " << phase << " sweep at step " << step << ", t = " << time << ", in ";
     if (component < names.size())
       what << (phase == "backward" ? "the adjoint of '" : "state '") << names[component] << "'";

@@ -9,7 +9,8 @@ namespace backsweep::apps {
 
 GradientResult<double> config_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                        const std::vector<double>& y0, const std::vector<double>& p,
-                                       const std::function<void(double, const double*)>& adjoint_observer) {
+                                       const std::function<void(double, const double*)>& adjoint_observer,
+                                       RunProgress* progress) {
   const SimulateConfig& sim = config.simulate;
   GradientResult<double> result;
   visit_model(sim, [&](const auto& model) {
@@ -19,6 +20,7 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
       objective.initial.numbers = &y0;
       GradientProblem<M, Obj> problem{model, sim.method, y0, p, objective, sim.integrate, monitor};
       problem.adjoint_observer = adjoint_observer;
+      problem.integrate.progress = progress;
       result = config.mode == GradientMode::tangent
                    ? tangent_gradient(problem)
                    : gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);

@@ -11,9 +11,11 @@
 namespace backsweep::apps {
 
 // y0: the initial numbers ([initial] expressions are evaluated at p). adjoint_observer as
-// in GradientProblem (adjoint mode). Thread-safe: members may run in parallel.
+// in GradientProblem (adjoint mode); progress as in IntegrateOptions. Thread-safe:
+// members may run in parallel.
 GradientResult<double> config_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                        const std::vector<double>& y0, const std::vector<double>& p,
-                                       const std::function<void(double, const double*)>& adjoint_observer = {});
+                                       const std::function<void(double, const double*)>& adjoint_observer = {},
+                                       RunProgress* progress = nullptr);
 
 }  // namespace backsweep::apps

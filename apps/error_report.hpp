@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/config_error.hpp"
+#include "io/printable.hpp"
 
 namespace backsweep::apps {
 
@@ -27,14 +28,15 @@ template <class... Parts>
 void report_error(const Parts&... parts) {
   std::ostringstream text;
   (text << ... << parts);
-  last_error() = {text.str(), std::nullopt, ""};
+  last_error() = {printable(text.str()), std::nullopt, ""};
   std::cerr << "error: " << last_error().message << '\n';
 }
 
 inline void report_error(const ConfigError& error) {
   report_error(error.what());
   last_error().where = error.where();
-  last_error().key = error.key();
+  last_error().where->file = printable(error.where().file);
+  last_error().key = printable(error.key());
 }
 
 // {"error": {"message", "exit_code"[, "file", "line", "column", "key"]}}

@@ -180,7 +180,12 @@ int all_starts_failed(const FitConfig& config, const Fits& fits) {
       return kExitBadInput;
     }
   }
-  report_error(config.simulate.file, ": the objective failed from every start");
+  std::string where;  // the latest failure: its experiment, and where the NaN appeared
+  for (const auto& fit : fits)
+    if (const auto& failure = fit.last_failure())
+      where = "; the last failed solve, experiment '" + config.experiments[failure->experiment].id + "': " +
+              (failure->nonfinite ? failure->nonfinite->describe(config.simulate.state_names) : failure->message);
+  report_error(config.simulate.file, ": the objective failed from every start", where);
   return kExitRunFailed;
 }
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/config_gradient.hpp"
+#include "apps/progress_display.hpp"
 #include "apps/ensemble_gradient.hpp"
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
@@ -137,9 +138,12 @@ int run_gradient(const std::string& config_path, bool json) {
       adjoints.push_back({t, split_fields(fields->fields(), lambda, fields->grid().points())});
   };
 
-  const GradientResult<double> result =
-      config_gradient(config, monitor, sim.initial_state, sim.parameters,
-                      vtk ? std::function<void(double, const double*)>(keep_adjoint) : nullptr);
+  const GradientResult<double> result = [&] {
+    ProgressDisplay display("gradient", sim.integrate.t0, sim.integrate.t1, config.mode == GradientMode::adjoint);
+    return config_gradient(config, monitor, sim.initial_state, sim.parameters,
+                           vtk ? std::function<void(double, const double*)>(keep_adjoint) : nullptr,
+                           display.progress());
+  }();
   if (vtk && result.ok())
     visit_model(sim, [&](const auto& model) {
       IntegrateOptions at_times = sim.integrate;

@@ -96,8 +96,8 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
-    if (app.exit(error) == 0) return kExitOk;  // --help, --version
-    last_error() = {error.what(), std::nullopt, ""};
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+    report_error(error.what(), " (see backsweep --help)");
     return bad_command_line();
   }
   // A string whatever it looks like (2024-06-01 would be a TOML date).

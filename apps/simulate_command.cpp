@@ -10,6 +10,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/load_config.hpp"
+#include "apps/progress_display.hpp"
 #include "io/output_set.hpp"
 #include "io/simulate_config.hpp"
 #include "io/trajectory.hpp"
@@ -95,9 +96,12 @@ int run_simulate(const std::string& config_path, bool json) {
   }
   IntegrateResult result;
   visit_model(config, [&](const auto& model) {
+    ProgressDisplay display("simulate", config.integrate.t0, config.integrate.t1, false);
+    IntegrateOptions options = config.integrate;
+    options.progress = display.progress();
     std::vector<double> y = config.initial_state;
     const auto append = [&](double t, const double* state) { trajectory.append(t, state); };
-    result = solve_forward(model, config.method, y.data(), config.parameters.data(), config.integrate, append);
+    result = solve_forward(model, config.method, y.data(), config.parameters.data(), options, append);
   });
   if (!result.ok()) {
     std::string message = result.message;  // the component by its name

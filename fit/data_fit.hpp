@@ -87,6 +87,7 @@ class DataFit {
               : tangent_gradient(problem);
       if (!result.ok()) {
         failure = "experiment " + std::to_string(e) + ": " + result.message;
+        last_failure_ = SolveFailure{e, result.message, result.diagnostics.nonfinite};
         if (result.diagnostics.short_budget) short_budget_ = result.diagnostics.short_budget;
         if (result.status == IntegrateStatus::invalid_options) invalid_options_ = result.message;
         return NAN;
@@ -157,6 +158,13 @@ class DataFit {
   // Set when a gradient was refused before its run (bad options, such as a store_all
   // that cannot fit in memory): the reason.
   const std::string& invalid_options() const { return invalid_options_; }
+  // The latest solve of evaluate() that failed: its experiment, and where a NaN appeared.
+  struct SolveFailure {
+    std::size_t experiment;
+    std::string message;
+    std::optional<NonFinite> nonfinite;
+  };
+  const std::optional<SolveFailure>& last_failure() const { return last_failure_; }
 
   // The predictions h_k at theta, by forward solves.
   bool predict(const std::vector<double>& theta, std::vector<double>& predictions, std::string& failure) const {
@@ -307,6 +315,7 @@ class DataFit {
   CheckpointOptions checkpointing_;
   std::optional<BudgetShortfall> short_budget_;
   std::string invalid_options_;
+  std::optional<SolveFailure> last_failure_;
   std::vector<double> sigma_, sigma_hat_;
   std::vector<std::vector<std::size_t>> rows_;  // per experiment, its measurements
   std::vector<std::size_t> count_;              // per observable, its measurements

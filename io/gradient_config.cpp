@@ -113,6 +113,13 @@ GradientConfig load_gradient_config(const std::string& path) {
   if (config.ensemble && checkpointing.disk)
     throw ConfigError(config.checkpointing.disk_at, "checkpointing.disk",
                       "ensemble members keep their checkpoints in memory (they would share one disk file)");
+  const std::uint64_t state_bytes = config.simulate.state_names.size() *
+                                    (checkpointing.storage == CheckpointOptions::Storage::float32 ? 4 : 8);
+  // two_level says what a slot needs when it runs; auto might not pick it, so it is said here.
+  if (checkpointing.schedule == CheckpointOptions::Schedule::automatic && checkpointing.disk &&
+      checkpointing.disk < state_bytes)
+    throw ConfigError(config.checkpointing.disk_at, "checkpointing.disk",
+                      "holds no checkpoint: one state takes " + std::to_string(state_bytes) + " bytes");
   return config;
 }
 

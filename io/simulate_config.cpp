@@ -1,9 +1,8 @@
 #include "io/simulate_config.hpp"
 
-#include <filesystem>
-
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 
 #include "io/detail/config_sections.hpp"
 #include "io/detail/joined.hpp"
@@ -179,6 +178,9 @@ SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
     output->reject_unknown_keys({"dir", "vtk"});
     config.output_dir = output->string("dir", config.output_dir);
     if (config.output_dir.empty()) output->fail("dir", "must not be empty");
+    std::error_code error;
+    if (std::filesystem::exists(config.output_dir, error) && !std::filesystem::is_directory(config.output_dir, error))
+      output->fail("dir", "is a file, not a folder: " + config.output_dir);
     if (output->has("vtk")) {
       const auto vtk = output->table().get("vtk");
       if (!vtk->is_boolean()) output->fail("vtk", "must be true or false");

@@ -175,6 +175,7 @@ class Integration {
     copy<A>(n, next, y);
     stepper_.accept();
     ++steps;
+    if (options_.progress) options_.progress->forward.store(step.t_next, std::memory_order_relaxed);
     on_step_(step, static_cast<const T*>(y));
     if (observe) observe_(step.t_next, static_cast<const T*>(y));
     return true;
@@ -268,9 +269,10 @@ IntegrateResult integrate(S& stepper, typename S::scalar_type* y,
 // Retakes the steps of `sequence` from y (in place); on_step(step, y_next) after each.
 template <Stepper S, class StepHook>
 IntegrateResult replay(S& stepper, typename S::scalar_type* y, const typename S::scalar_type* p,
-                       const StepSequence& sequence, StepHook&& on_step) {
+                       const StepSequence& sequence, StepHook&& on_step, RunProgress* progress = nullptr) {
   IntegrateOptions options;
   options.t0 = sequence.t_start();
+  options.progress = progress;
   auto observe = [](double, const auto*) {};
   return detail::Integration<S, decltype(observe), std::remove_reference_t<StepHook>>(
              stepper, y, p, options, observe, on_step)

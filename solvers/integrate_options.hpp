@@ -1,5 +1,7 @@
 #pragma once
 // Options and outcome of an integration (the `integrate` loop in integrate.hpp).
+#include <atomic>
+#include <cmath>
 #include <cstddef>
 #include <limits>
 #include <optional>
@@ -7,6 +9,13 @@
 #include <vector>
 
 namespace backsweep {
+
+// Where a run is, for a progress display on another thread: the solvers store (relaxed,
+// at the cost of a store per step) the time each forward step reaches and each adjoint
+// step goes back to. NaN until that sweep starts.
+struct RunProgress {
+  std::atomic<double> forward{NAN}, backward{NAN};
+};
 
 struct IntegrateOptions {
   double t0 = 0.0, t1 = 1.0;
@@ -21,6 +30,7 @@ struct IntegrateOptions {
   double max_step = std::numeric_limits<double>::infinity();
   double min_step = 0.0;  // 0: a few ulps of t
   std::size_t max_steps = 1'000'000;
+  RunProgress* progress = nullptr;  // where the steps report the time reached, if anywhere
 
   // Why the options cannot be used, or nothing when they can.
   std::optional<std::string> invalid_reason(bool method_is_adaptive) const;

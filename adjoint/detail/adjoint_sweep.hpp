@@ -51,6 +51,7 @@ class AdjointSweep {
     if constexpr (Obj::has_terminal) {
       value_ += terminal_gradient(problem_.objective.terminal, scalar_, y_end, p_.data(),
                                   grad_y_.data(), grad_p_.data());
+      check_term("terminal", t_end);
       accumulate();
     }
     if constexpr (Obj::has_running) {
@@ -78,7 +79,10 @@ class AdjointSweep {
   }
 
   // A forward state: a NaN or Inf in it ends the gradient (reported as state `step`).
-  void check_forward(const T* y, std::size_t step, double t) { check_finite(y, "forward", step, t); }
+  void check_forward(const T* y, std::size_t step, double t) {
+    check_finite(y, "forward", step, t);
+    if (RunProgress* progress = problem_.integrate.progress) progress->forward.store(t, std::memory_order_relaxed);
+  }
 
   T value() const { return value_; }
   const T* lambda() const { return lambda_.data(); }
@@ -108,6 +112,7 @@ class AdjointSweep {
     add_observations(step.t, y);
     check_finite(lambda_.data(), "backward", n, step.t);
     observe(step.t);
+    if (RunProgress* progress = problem_.integrate.progress) progress->backward.store(step.t, std::memory_order_relaxed);
     if constexpr (std::is_same_v<T, double>)
       if (stiffness_) stiffness_->after_step(step.t, step.h, y, p_.data());
     // Sizes from the stepper and the model: compile-time constants for small models.
@@ -130,6 +135,7 @@ class AdjointSweep {
         if (observations_[next_observation_ - 1].first != t) continue;  // not on the grid
         const std::size_t k = observations_[next_observation_ - 1].second;
         value_ += observation_gradient(l, scalar_, k, y, p_.data(), grad_y_.data(), grad_p_.data());
+        check_term("observation", t);
         accumulate();
       }
     }
@@ -143,6 +149,17 @@ class AdjointSweep {
   void accumulate() {
     add<A>(n_user_, static_cast<const T*>(grad_y_.data()), lambda_.data());
     mu_.add(np_, grad_p_.data());
+  }
+
+  // An objective term (its value, then its derivatives: by state, then by parameter)
+  // that is not finite, named as the term rather than as the adjoint it would spoil.
+  void check_term(const char* term, double t) {
+    if (nonfinite_) return;
+    std::size_t component = first_non_finite<A>(n_user_, static_cast<const T*>(grad_y_.data()));
+    if (component == n_user_ && first_non_finite<A>(np_, static_cast<const T*>(grad_p_.data())) == np_ &&
+        first_non_finite<CpuAlgebra>(1, &value_) == 1)
+      return;
+    nonfinite_ = NonFinite{term, 0, component, t};
   }
 
   void check_finite(const T* v, const char* phase, std::size_t step, double t) {

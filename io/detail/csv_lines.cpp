@@ -41,10 +41,16 @@ std::vector<CsvLine> read_csv_lines(const std::string& path, const std::string& 
   if (!in) throw ConfigError({path, 0, 0}, "", "cannot read " + what);
   std::string content{std::istreambuf_iterator<char>(in), {}};
   if (content.starts_with("\xEF\xBB\xBF")) content.erase(0, 3);  // a UTF-8 byte order mark, as in TOML
-  if (content.find('\0') != std::string::npos ||
-      std::any_of(content.begin(), content.end(),
-                  [](char c) { return (unsigned char)c < 32 && c != '\n' && c != '\r' && c != '\t'; }))
-    throw ConfigError({path, 0, 0}, "", "is not a text CSV file");
+  const auto control = std::find_if(content.begin(), content.end(), [](char c) {
+    return ((unsigned char)c < 32 && c != '\n' && c != '\r' && c != '\t') || c == 0x7F;
+  });
+  if (control != content.end()) {
+    const std::size_t at = std::size_t(control - content.begin()), previous_end = content.rfind('\n', at);
+    const std::size_t line = 1 + std::size_t(std::count(content.begin(), control, '\n'));
+    const std::size_t column = previous_end == std::string::npos ? at + 1 : at - previous_end;
+    throw ConfigError({path, line, column}, "", "is not a text CSV file: a control character (byte " +
+                                                   std::to_string((unsigned char)*control) + ")");
+  }
   std::vector<CsvLine> lines;
   std::size_t number = 0, start = 0;
   while (start < content.size()) {

@@ -188,10 +188,35 @@ std::optional<TomlSection> TomlSection::subsection(std::string_view key) const {
   return TomlSection(*node->as_table(), file_, key_name(key));
 }
 
+// The dotted key assigned on line `line` of a TOML text ("" where none is): what a syntax
+// error in a value is about.
+static std::string key_on_line(const std::string& text, std::size_t line) {
+  std::istringstream lines(text);
+  std::string table, content;
+  for (std::size_t number = 1; number <= line && std::getline(lines, content); ++number) {
+    const std::size_t first = content.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    if (content[first] == '[') {  // [table] or [[array of tables]]
+      const std::size_t open = content.find_first_not_of("[ \t", first), close = content.find(']', open);
+      if (number < line && open != std::string::npos && close != std::string::npos)
+        table = content.substr(open, content.find_last_not_of(" \t", close - 1) - open + 1);
+      continue;
+    }
+    if (number < line) continue;
+    const std::size_t equals = content.find('=');
+    if (equals == std::string::npos || content[first] == '#') return "";
+    const std::string key = content.substr(first, content.find_last_not_of(" \t", equals - 1) - first + 1);
+    return table.empty() ? key : table + "." + key;
+  }
+  return "";
+}
+
 toml::table parse_toml_file(const std::string& path) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error))
     throw ConfigError({path, 0, 0}, "", "is a directory, not a config file");
+  if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
+    throw ConfigError({path, 0, 0}, "", "is not a regular file (a config is read whole, not from a pipe)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError({path, 0, 0}, "", "cannot open the config file");
   std::ostringstream text;
@@ -203,7 +228,7 @@ toml::table parse_toml_file(const std::string& path) {
   } catch (const toml::parse_error& error) {
     // An expression left unquoted is the likely cause of "could not determine value type".
     const bool unquoted = error.description().find("value type") != std::string_view::npos;
-    throw ConfigError(position_of(error.source(), path), "",
+    throw ConfigError(position_of(error.source(), path), key_on_line(text.str(), error.source().begin.line),
                       "TOML syntax error: " + std::string(error.description()) +
                           (unquoted ? " (an expression is a string: quote it, x = \"-a*x\")" : ""));
   }

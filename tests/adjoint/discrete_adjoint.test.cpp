@@ -466,7 +466,7 @@ struct Drift {  // y' = -p
 };
 }  // namespace
 
-TEST_CASE("NaN in the backward sweep is reported, not returned as a gradient") {
+TEST_CASE("NaN in an objective term is reported as that term, not returned as a gradient") {
   using Obj = Objective<NoTerm, NoTerm, LogOfState>;
   const Drift model;
   IntegrateOptions options;
@@ -478,8 +478,10 @@ TEST_CASE("NaN in the backward sweep is reported, not returned as a gradient") {
   const auto result = gradient<double>(problem, problem.y0, problem.p);
   CHECK_FALSE(result.ok());
   REQUIRE(result.diagnostics.nonfinite);
-  CHECK(result.diagnostics.nonfinite->phase == "backward");
-  CHECK(result.diagnostics.nonfinite->step == 0);  // the observation joins lambda_0
-  CHECK(result.diagnostics.nonfinite->component == 0);
+  CHECK(result.diagnostics.nonfinite->phase == "observation");  // log(y) at t = 0, before it spoils lambda_0
+  CHECK(result.diagnostics.nonfinite->time == 0.0);
+  CHECK(result.diagnostics.nonfinite->component == 0);  // its derivative by y
+  CHECK(result.diagnostics.nonfinite->describe({"y"}) ==
+        "non-finite value in the objective's observation term at t = 0 (its derivative by state 'y')");
   CHECK_FALSE(tangent_gradient(problem).ok());
 }

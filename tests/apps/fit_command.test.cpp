@@ -231,7 +231,7 @@ TEST_CASE("fit: a corpus of malformed configs and data files exits 2, names wher
       {binary, "", "bad_config"},
       // The data.
       {with_bad_data, "", "bad.csv: is empty"},
-      {with_bad_data, binary, "bad.csv: is not a text CSV file"},
+      {with_bad_data, binary, "bad.csv:1:1: is not a text CSV file"},
       {with_bad_data, "observable,time,sigma\nprey,0.5,0.1\n", "bad.csv:1:1: the header lacks column 'value'"},
       {with_bad_data, "observable,time,value,sigma,weight\n", "bad.csv:1:29: unknown column 'weight'"},
       {with_bad_data, "observable,time,value,sigma\nprey,0.5,abc,0.1\n", "bad.csv:2:10: column 'value': 'abc' is not a finite number"},

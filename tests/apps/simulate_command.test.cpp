@@ -315,6 +315,30 @@ TEST_CASE("SIGTERM while writing leaves no temporaries; a live run's staging fol
   fs::remove_all(folder.parent_path() / live);
 }
 
+TEST_CASE("progress: runs longer than the threshold show the share done and the time left on stderr") {
+  std::string text = kVanDerPol;  // 2·10^6 steps, the last one kept
+  const std::string times = "end = 2.0\noutput = [1.0, 2.0]";
+  text.replace(text.find(times), times.size(), "end = 2e3\noutput = [2e3]");
+  text.replace(text.find("step = 0.01"), 11, "step = 1e-3\nmax_steps = 10000000");
+  const fs::path simulate_config = write_config("progress.toml", text);
+  CHECK(run("simulate " + simulate_config.string()).err.find("% (t = ") == std::string::npos);  // under a second
+  std::string gradient_text = long_run("progress", "0.5");  // 2·10^5 steps, reversed with 10 slots
+  gradient_text += "[objective]\nterminal = \"x\"\n[gradient]\nmode = \"adjoint\"\n"
+                   "[checkpointing]\nschedule = \"revolve\"\nslots = 10\n";
+  const fs::path gradient_config = write_config("progress_gradient.toml", gradient_text);
+  ::setenv("BACKSWEEP_PROGRESS", "0.01", 1);  // from 10 ms on, every millisecond
+  const CliRun simulated = run("simulate " + simulate_config.string());
+  const CliRun gradient = run("gradient " + gradient_config.string());
+  ::unsetenv("BACKSWEEP_PROGRESS");
+  CHECK(simulated.exit_code == 0);
+  CHECK(simulated.err.find("simulate: ") != std::string::npos);
+  CHECK(simulated.err.find("% (t = ") != std::string::npos);
+  CHECK(simulated.err.find(" s left") != std::string::npos);
+  CHECK(simulated.out.find("%") == std::string::npos);  // not among the results
+  CHECK(gradient.exit_code == 0);
+  CHECK(gradient.err.find("gradient: backward sweep ") != std::string::npos);
+}
+
 TEST_CASE("out of memory is exit 1 with a message, not an abort" * doctest::skip(kAddressSanitizer)) {
   std::string text = kVanDerPol;  // every step of 10^8 kept: 2.4 GB, under a 400 MB limit
   const std::string times = "end = 2.0\noutput = [1.0, 2.0]";

@@ -1,0 +1,68 @@
+#include "apps/progress_display.hpp"
+
+#include <unistd.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+namespace backsweep::apps {
+
+ProgressDisplay::ProgressDisplay(std::string label, double t0, double t1, bool backward)
+    : label_(std::move(label)), t0_(t0), t1_(t1), backward_(backward), terminal_(::isatty(STDERR_FILENO)) {
+  if (!terminal_) interval_ = std::chrono::seconds(10);
+  if (const char* setting = std::getenv("BACKSWEEP_PROGRESS")) {
+    if (std::string(setting) == "off") return;
+    char* end = nullptr;
+    const double seconds = std::strtod(setting, &end);
+    if (end != setting && *end == '\0' && seconds >= 0.0) {
+      first_ = std::chrono::duration<double>(seconds);
+      interval_ = first_ / 10.0;
+    }
+  }
+  thread_ = std::thread([this] { run(); });
+}
+
+ProgressDisplay::~ProgressDisplay() {
+  if (!thread_.joinable()) return;
+  {
+    const std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wake_.notify_one();
+  thread_.join();
+  if (shown_ && terminal_) std::cerr << '\n';
+}
+
+void ProgressDisplay::run() {
+  std::unique_lock lock(mutex_);
+  if (wake_.wait_for(lock, first_, [this] { return stop_; })) return;
+  do {
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    std::cerr << (terminal_ ? "\r" : "") << line(seconds) << (terminal_ ? "\033[K" : "\n") << std::flush;
+    shown_ = true;
+  } while (!wake_.wait_for(lock, interval_, [this] { return stop_; }));
+}
+
+// "gradient: backward sweep 40% (t = 1.2 of [0, 2]), 3.1 s, about 4.6 s left"
+std::string ProgressDisplay::line(double seconds) const {
+  const double forward = progress_.forward.load(std::memory_order_relaxed),
+               backward = progress_.backward.load(std::memory_order_relaxed), span = t1_ - t0_;
+  const bool going_back = backward_ && !std::isnan(backward);
+  const double t = going_back ? backward : forward;
+  double done = std::isnan(t) ? 0.0 : going_back ? (t1_ - t) / span : (t - t0_) / span;
+  done = std::fmin(std::fmax(done, 0.0), 1.0);
+  const double share = !backward_ ? done : going_back ? (1.0 + 2.0 * done) / 3.0 : done / 3.0;
+  std::ostringstream text;
+  text.precision(3);
+  text << label_ << ": " << (backward_ ? (going_back ? "backward sweep " : "forward sweep ") : "")
+       << std::lround(100.0 * done) << "%";
+  if (!std::isnan(t)) text << " (t = " << t << " of [" << t0_ << ", " << t1_ << "])";
+  text << ", " << seconds << " s";
+  if (share > 0.0) text << ", about " << seconds * (1.0 - share) / share << " s left";
+  return text.str();
+}
+
+}  // namespace backsweep::apps

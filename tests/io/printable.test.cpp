@@ -1,0 +1,20 @@
+// What error messages may echo of a user's bytes.
+#include "io/printable.hpp"
+
+#include <doctest/doctest.h>
+
+using backsweep::printable;
+
+TEST_CASE("printable keeps text and UTF-8, and shows control characters and broken UTF-8 as \\xNN") {
+  CHECK(printable("k = 1.5\tx\r\n") == "k = 1.5\tx\r\n");
+  CHECK(printable("caf\xC3\xA9 \xE2\x88\x87 \xF0\x9F\x8C\x8A") == "caf\xC3\xA9 \xE2\x88\x87 \xF0\x9F\x8C\x8A");
+  CHECK(printable("\x1B[31mred") == "\\x1B[31mred");
+  CHECK(printable(std::string("a\0b", 3)) == "a\\x00b");
+  CHECK(printable("\x7F") == "\\x7F");
+  CHECK(printable("\xC2\x9B" "2J") == "\\xC2\\x9B2J");             // C1 CSI, which terminals obey
+  CHECK(printable("rk\xFF" "4") == "rk\\xFF4");                     // not UTF-8 at all
+  CHECK(printable("\xC0\xAF") == "\\xC0\\xAF");                    // overlong '/'
+  CHECK(printable("\xED\xA0\x80") == "\\xED\\xA0\\x80");           // a surrogate
+  CHECK(printable("\xF4\x90\x80\x80") == "\\xF4\\x90\\x80\\x80");  // past U+10FFFF
+  CHECK(printable("\xE2\x88") == "\\xE2\\x88");                    // cut short
+}
