@@ -8,8 +8,12 @@ foreach(folder models solvers adjoint io fit)
     FILES_MATCHING PATTERN "*.hpp")
 endforeach()
 
-install(EXPORT backsweepTargets NAMESPACE backsweep::
-  DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/backsweep)
+# One export set a library, so that find_package(backsweep COMPONENTS ...) loads (and
+# finds the dependencies of) only the libraries asked for and those they build on.
+foreach(component models solvers adjoint fit io)
+  install(EXPORT backsweep_${component}_targets NAMESPACE backsweep::
+    DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/backsweep)
+endforeach()
 configure_package_config_file(cmake/backsweepConfig.cmake.in
   ${PROJECT_BINARY_DIR}/backsweepConfig.cmake
   INSTALL_DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/backsweep)

@@ -11,7 +11,6 @@ if(BACKSWEEP_SANITIZE)
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1 -g1)
   target_link_options(backsweep_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
-install(TARGETS backsweep_build_flags EXPORT backsweepTargets)
 
 function(backsweep_configure_target target)
   get_target_property(kind ${target} TYPE)
