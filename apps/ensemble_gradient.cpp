@@ -13,8 +13,8 @@
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
+#include "apps/run_record.hpp"
 #include "apps/parallel_members.hpp"
-#include "io/output_set.hpp"
 #include "io/ensemble_output.hpp"
 
 namespace backsweep::apps {
@@ -149,7 +149,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   try {
     OutputSet outputs(sim.output_dir);
     write_ensemble_hdf5(out, (outputs.staging() / "gradient.h5").string());
-    outputs.commit();
+    commit_outputs(outputs, "gradient");
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;

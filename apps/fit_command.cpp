@@ -13,11 +13,11 @@
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
+#include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
 #include "apps/parallel_members.hpp"
 #include "fit/data_fit.hpp"
 #include "fit/standard_errors.hpp"
-#include "io/output_set.hpp"
 #include "io/config_objective.hpp"
 #include "io/fit_config.hpp"
 #include "io/fit_output.hpp"
@@ -285,7 +285,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
   try {
     OutputSet outputs(sim.output_dir);
     write_fit_files(report, outputs.staging().string());
-    outputs.commit();
+    commit_outputs(outputs, "fit");
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;
@@ -445,7 +445,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
       write_vtk_series(outputs.staging().string(),
                        adjoints.size() == 1 ? "adjoint" : "adjoint_" + config.experiments[e].id, grid, adjoints[e]);
     }
-    outputs.commit();
+    commit_outputs(outputs, "fit");
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;
@@ -510,7 +510,7 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
     try {
       OutputSet outputs(config.simulate.output_dir);
       write_gradient_hdf5(output, (outputs.staging() / "gradient.h5").string());
-      outputs.commit();
+      commit_outputs(outputs, "gradient");
     } catch (const std::exception& error) {
       report_error(error.what());
       return kExitRunFailed;

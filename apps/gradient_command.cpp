@@ -15,9 +15,9 @@
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
+#include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
 #include "apps/fit_command.hpp"
-#include "io/output_set.hpp"
 #include "io/fit_config.hpp"
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
@@ -214,7 +214,7 @@ int run_gradient(const std::string& config_path, bool json) {
                                     output.parameter_fields.end());
       write_vtk_series(staging, "gradient", grid, {gradient_fields});
     }
-    outputs.commit();
+    commit_outputs(outputs, "gradient");
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;

@@ -8,8 +8,8 @@
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/results_stream.hpp"
+#include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
-#include "io/output_set.hpp"
 #include "io/lyapunov_config.hpp"
 #include "io/lyapunov_output.hpp"
 #include "io/visit_model.hpp"
@@ -47,7 +47,7 @@ int run_lyapunov(const std::string& config_path, bool json) {
     OutputSet outputs(sim.output_dir);
     write_lyapunov_files({sim.model, std::string(sim.method.name()), config.options, result},
                          outputs.staging().string());
-    outputs.commit();
+    commit_outputs(outputs, "lyapunov");
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;

@@ -8,10 +8,10 @@
 
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/run_record.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/load_config.hpp"
 #include "apps/progress_display.hpp"
-#include "io/output_set.hpp"
 #include "io/simulate_config.hpp"
 #include "io/trajectory.hpp"
 #include "io/visit_model.hpp"
@@ -126,7 +126,7 @@ int run_simulate(const std::string& config_path, bool json) {
                                                                fields->grid().points())});
       write_vtk_series(outputs.staging().string(), "states", fields->grid(), snapshots);
     }
-    outputs.commit();
+    commit_outputs(outputs, "simulate");
   } catch (const std::exception& error) {
     report_error(error.what());
     return kExitRunFailed;

@@ -11,6 +11,12 @@ if(BACKSWEEP_SANITIZE)
     -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1 -g1)
   target_link_options(backsweep_build_flags INTERFACE -fsanitize=address,undefined)
 endif()
+if(BACKSWEEP_FUZZ)
+  # Coverage for libFuzzer in every library, and its memory checks.
+  target_compile_options(backsweep_build_flags INTERFACE
+    -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer -O1 -g1)
+  target_link_options(backsweep_build_flags INTERFACE -fsanitize=address,undefined)
+endif()
 
 function(backsweep_configure_target target)
   get_target_property(kind ${target} TYPE)

@@ -121,11 +121,13 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
                    [](const FitParameter& p) { return p.estimate; }))
     root.fail("estimate", "no parameter has estimate = true");
   if (const auto all = root.subsection("regularization"))
-    for (auto&& [key, node] : all->table())
+    for (auto&& entry : all->table()) {
+      const std::string name(entry.first.str());  // not a structured binding: clang 14 cannot capture one
       if (std::none_of(config.parameters.begin(), config.parameters.end(),
-                       [&](const FitParameter& p) { return p.field && p.name == key.str(); }))
-        all->fail_at_key(key.str(), "regularises parameter fields that are estimated: add [[estimate]] name = \"" +
-                                        std::string(key.str()) + "\" for a parameter field");
+                       [&](const FitParameter& p) { return p.field && p.name == name; }))
+        all->fail_at_key(name, "regularises parameter fields that are estimated: add [[estimate]] name = \"" + name +
+                                   "\" for a parameter field");
+    }
 }
 
 void read_observables(const TomlSection& root, FitConfig& config) {

@@ -4,7 +4,6 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <ranges>
 #include <sstream>
 
 #include "io/config_overrides.hpp"
@@ -27,10 +26,11 @@ std::vector<std::string>& overrides() {
 
 // Where a dotted key was overridden: the option itself.
 std::optional<SourcePosition> override_of(const std::string& dotted_key) {
-  for (const std::string& assignment : overrides() | std::views::reverse)  // the last one holds
-    if (assignment.starts_with(dotted_key) && assignment.size() > dotted_key.size() &&
-        assignment[dotted_key.size()] == '=')
-      return SourcePosition{std::string(kOverride) + assignment, 0, 0};
+  const std::vector<std::string>& all = overrides();
+  for (auto assignment = all.rbegin(); assignment != all.rend(); ++assignment)  // the last one holds
+    if (assignment->starts_with(dotted_key) && assignment->size() > dotted_key.size() &&
+        (*assignment)[dotted_key.size()] == '=')
+      return SourcePosition{std::string(kOverride) + *assignment, 0, 0};
   return std::nullopt;
 }
 

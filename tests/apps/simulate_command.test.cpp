@@ -273,12 +273,15 @@ TEST_CASE("outputs are one set: SIGKILL at any moment leaves the old set or the 
     for (const auto& entry : fs::directory_iterator(folder)) names.push_back(entry.path().filename().string());
     std::sort(names.begin(), names.end());
     CAPTURE(trial);
-    REQUIRE(names == std::vector<std::string>{"notes.txt", "trajectory.csv", "trajectory.h5"});
+    REQUIRE(names == std::vector<std::string>{"notes.txt", "simulate_run.json", "trajectory.csv", "trajectory.h5"});
     const std::string csv = slurp(folder / "trajectory.csv");
     const double mu = h5_parameter(folder / "trajectory.h5", "mu");
-    if (csv == old_csv && mu == 0.5) ++old_sets;
-    else if (csv == new_csv && mu == 0.7) ++new_sets;
-    else FAIL("a mixed set: mu = " << mu << " in trajectory.h5, the CSV " << (csv == old_csv ? "old" : "other"));
+    const std::string record = nlohmann::json::parse(slurp(folder / "simulate_run.json"))["config"];
+    const bool old_record = record.find("mu = 0.5") != std::string::npos;
+    if (csv == old_csv && mu == 0.5 && old_record) ++old_sets;
+    else if (csv == new_csv && mu == 0.7 && !old_record) ++new_sets;
+    else FAIL("a mixed set: mu = " << mu << " in trajectory.h5, the CSV and the run record "
+                                   << (csv == old_csv ? "old" : "other") << ", " << (old_record ? "old" : "other"));
     if (csv == new_csv) {  // back to the old set for the next trial
       fs::remove_all(folder);
       REQUIRE(run("simulate " + old_config.string()).exit_code == 0);

@@ -185,6 +185,10 @@ CASES = [
     C("store_all_1e11_steps", G, 2, "cfg.toml", "store_all", "bytes",
       cfg=sub(sub(sub(BASE, "end = 1.0", "end = 1e9"), "step = 0.01", "step = 0.01\nmax_steps = 1_000_000_000_000"),
               "[output]", '[checkpointing]\nschedule = "store_all"\n[output]')),
+    # 10^8 steps of 256 points kept: about 800 GB, refused before anything is allocated.
+    C("store_all_1e8_steps", G, 2, "cfg.toml", "store_all", "bytes", "memory",
+      cfg=sub(sub(sub(sub(GRID, "[16]", "[256]"), "end = 0.1", "end = 1e6"), "step = 0.01", "step = 0.01\nmax_steps = 200_000_000"),
+              "[output]", '[gradient]\nmode = "adjoint"\n[checkpointing]\nschedule = "store_all"\n[output]')),
     # Measurements: not a file, unreadable rows, odd bytes; a BOM and replicates are fine.
     C("measurements_directory", F, 2, "cfg.toml:26:", "'data.measurements'", "directory", files={"cfg.toml": FIT, "data.csv": DIR}),
     C("measurements_fifo", F, 2, "data.csv", "regular file", files={"cfg.toml": FIT, "data.csv": FIFO}),
