@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
   const auto config_options = [&](CLI::App* command) {
     command->add_option("--set", overrides, "KEY=VALUE: replaces a config key, typed like it (repeatable)")
         ->allow_extra_args(false);
-    command->add_option("--output-dir", output_dir, "where the outputs go (replaces [output] dir)");
+    command->add_option("-o,--output-dir", output_dir, "where the outputs go (replaces [output] dir)");
   };
   CLI::App* simulate = app.add_subcommand("simulate", "integrate a model from a config file");
   simulate->add_option("config", config, "TOML config file")->required();

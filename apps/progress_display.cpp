@@ -46,7 +46,8 @@ void ProgressDisplay::run() {
   } while (!wake_.wait_for(lock, interval_, [this] { return stop_; }));
 }
 
-// "gradient: backward sweep 40% (t = 1.2 of [0, 2]), 3.1 s, about 4.6 s left"
+// "gradient: backward sweep 40% (t = 1.2 of [0, 2], 0.26/s), 3.1 s, about 4.6 s left": the rate
+// is simulated time per second, in the sweep under way
 std::string ProgressDisplay::line(double seconds) const {
   const double forward = progress_.forward.load(std::memory_order_relaxed),
                backward = progress_.backward.load(std::memory_order_relaxed), span = t1_ - t0_;
@@ -59,7 +60,13 @@ std::string ProgressDisplay::line(double seconds) const {
   text.precision(3);
   text << label_ << ": " << (backward_ ? (going_back ? "backward sweep " : "forward sweep ") : "")
        << std::lround(100.0 * done) << "%";
-  if (!std::isnan(t)) text << " (t = " << t << " of [" << t0_ << ", " << t1_ << "])";
+  if (going_back && backward_since_ < 0.0) backward_since_ = seconds;
+  const double sweep_seconds = going_back ? seconds - backward_since_ : seconds;
+  if (!std::isnan(t)) {
+    text << " (t = " << t << " of [" << t0_ << ", " << t1_ << "]";
+    if (sweep_seconds > 0.0) text << ", " << done * span / sweep_seconds << "/s";
+    text << ")";
+  }
   text << ", " << seconds << " s";
   if (share > 0.0) text << ", about " << seconds * (1.0 - share) / share << " s left";
   return text.str();

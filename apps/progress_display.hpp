@@ -35,6 +35,7 @@ class ProgressDisplay {
   RunProgress progress_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::duration<double> first_{1.0}, interval_{1.0};
+  mutable double backward_since_ = -1.0;  // seconds in when the adjoint sweep was first seen
   bool terminal_ = false, shown_ = false, stop_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;

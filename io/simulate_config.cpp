@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "io/detail/checkpointing_section.hpp"
 #include "io/detail/config_sections.hpp"
 #include "io/detail/joined.hpp"
 #include "io/detail/model_sections.hpp"
@@ -159,7 +160,22 @@ ExpressionScope expression_scope(const SimulateConfig& config) {
 
 SimulateConfig load_simulate_config(const std::string& path) {
   const toml::table document = detail::parse_toml_file(path);
-  return detail::read_simulate_sections(TomlSection(document, path, ""));
+  const TomlSection root(document, path, "");
+  SimulateConfig config = detail::read_simulate_sections(root);
+  // Every fixed step kept: the trajectory's size is known now, and is refused now if no
+  // machine like this one could hold it (twice: a growing array copies itself).
+  const IntegrateOptions& options = config.integrate;
+  if (options.step > 0.0 && options.output_times.empty()) {
+    const double steps = std::ceil((options.t1 - options.t0) / options.step);
+    const double bytes = 2.0 * (std::min(steps, double(options.max_steps)) + 1.0) *
+                         double(config.initial_state.size() + 1) * sizeof(double);
+    if (const double memory = double(detail::machine_memory()); memory > 0.0 && bytes > memory)
+      root.subsection("solver")->fail(
+          "step", "keeping every one of " + std::to_string(std::uint64_t(steps)) + " steps takes " +
+                      std::to_string(std::uint64_t(bytes)) + " bytes, more than this machine's " +
+                      std::to_string(std::uint64_t(memory)) + ": write fewer with [time] output_step or output");
+  }
+  return config;
 }
 
 void detail::reject_unknown_sections(const TomlSection& root) { root.reject_unknown_keys(kSections); }

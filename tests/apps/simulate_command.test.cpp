@@ -264,7 +264,7 @@ TEST_CASE("outputs are one set: SIGKILL at any moment leaves the old set or the 
   std::mt19937 random(12345);  // kill times spread over the whole run, its commit included
   std::uniform_real_distribution<double> moment(0.0, 1.3 * run_seconds);
   int old_sets = 0, new_sets = 0;
-  for (int trial = 0; trial < 16; ++trial) {
+  for (int trial = 0; trial < (kAddressSanitizer ? 8 : 16); ++trial) {
     const pid_t child = start_simulate(config);
     ::usleep(useconds_t(moment(random) * 1e6));
     ::kill(child, SIGKILL);

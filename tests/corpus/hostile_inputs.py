@@ -185,6 +185,10 @@ CASES = [
     C("store_all_1e11_steps", G, 2, "cfg.toml", "store_all", "bytes",
       cfg=sub(sub(sub(BASE, "end = 1.0", "end = 1e9"), "step = 0.01", "step = 0.01\nmax_steps = 1_000_000_000_000"),
               "[output]", '[checkpointing]\nschedule = "store_all"\n[output]')),
+    # Every one of 10^11 steps kept by simulate: terabytes, refused before the run.
+    C("simulate_every_step_too_big", S, 2, "cfg.toml:17:", "'solver.step'", "output_step",
+      cfg=sub(sub(sub(BASE, "end = 1.0", "end = 1e9"), "output = [0.5, 1.0]\n", ""), "step = 0.01",
+              "step = 0.01\nmax_steps = 1_000_000_000_000")),
     # 10^8 steps of 256 points kept: about 800 GB, refused before anything is allocated.
     C("store_all_1e8_steps", G, 2, "cfg.toml", "store_all", "bytes", "memory",
       cfg=sub(sub(sub(sub(GRID, "[16]", "[256]"), "end = 0.1", "end = 1e6"), "step = 0.01", "step = 0.01\nmax_steps = 200_000_000"),
@@ -222,6 +226,7 @@ CASES = [
     C("set_ansi_value", ["simulate", "cfg.toml", "--set", "solver.method=\x1b[31mrk4"], 2, "'solver.method'", cfg=BASE),
     C("set_invalid_utf8", ["simulate", "cfg.toml", "--set", b"solver.method=rk\xff4"], 2, "'solver.method'", cfg=BASE),
     C("output_dir_is_file", S + " --output-dir afile", 2, "afile", cfg=BASE, files={"afile": "precious\n"}, out=False),
+    C("output_dir_short_is_file", S + " -o afile", 2, "afile", cfg=BASE, files={"afile": "precious\n"}, out=False),
     C("output_dir_config_is_file", S, 2, "cfg.toml:24:", "'output.dir'", "afile", cfg=sub(BASE, 'dir = "out"', 'dir = "afile"'), files={"afile": "precious\n"}, out=False),
     # The command line itself.
     C("mistyped_command", "simulat cfg.toml", 2, "unknown command 'simulat'", "simulate", cfg=BASE, out=False),
