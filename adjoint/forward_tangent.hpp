@@ -95,7 +95,10 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
   const std::size_t n = state_size(problem.model), np = problem.p.size();
   result.dJ_dp.resize(np);
   result.dJ_dy0.resize(n);
+  RunProgress* const progress = problem.integrate.progress;
+  if (progress) progress->passes = (n + np + kLanes - 1) / kLanes;
   for (std::size_t first = 0; first < n + np; first += kLanes) {
+    if (progress) progress->pass = first / kLanes;
     std::vector<D> y0(problem.y0.begin(), problem.y0.end()), p(problem.p.begin(), problem.p.end());
     for (int k = 0; k < kLanes; ++k) {
       const std::size_t column = first + std::size_t(k);

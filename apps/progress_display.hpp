@@ -2,8 +2,9 @@
 // Progress of a run on stderr: once it has taken a second, the share done, the time
 // reached and an estimate of the time left, on one line redrawn every second on a
 // terminal, or a line every 10 s into a file. The solvers report through RunProgress;
-// a thread here reads it. BACKSWEEP_PROGRESS=off silences it; a number of seconds
-// replaces the first second (and the interval, a tenth of it) - the tests use that.
+// a thread here reads it. BACKSWEEP_PROGRESS=off silences it; a number of seconds (up to
+// 10^6) replaces the first second, and the interval becomes a tenth of it (at least 1 ms):
+// the tests use that.
 #include <chrono>
 #include <condition_variable>
 #include <mutex>
@@ -35,7 +36,7 @@ class ProgressDisplay {
   RunProgress progress_;
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
   std::chrono::duration<double> first_{1.0}, interval_{1.0};
-  mutable double backward_since_ = -1.0;  // seconds in when the adjoint sweep was first seen
+  double backward_since_ = -1.0;  // seconds in when the adjoint sweep was first seen
   bool terminal_ = false, shown_ = false, stop_ = false;
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -45,7 +45,7 @@ const char* const kSimulateHelp = R"(Config keys read by simulate (see docs/conf
                 initial_step  first adaptive step (default: chosen automatically)
                 min_step, max_step  adaptive step limits (default: a few ulps of t, none)
   [output]      dir         output folder, relative to the working directory (default "out")
-Writes <dir>/trajectory.csv and <dir>/trajectory.h5 (/times, /states, attributes).
+Writes <dir>/trajectory.csv and <dir>/trajectory.h5 (/time, /states, attributes).
 Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {

@@ -1,13 +1,12 @@
 #include "io/atomic_file.hpp"
 
-#include <signal.h>
 #include <unistd.h>
 
-#include <cerrno>
 #include <stdexcept>
 #include <system_error>
 
 #include "io/detail/signal_cleanup.hpp"
+#include "io/detail/stale_files.hpp"
 
 namespace backsweep {
 
@@ -19,14 +18,9 @@ void remove_stale_temporaries(const std::filesystem::path& target) {
   const std::string prefix = target.filename().string() + ".tmp-";
   std::error_code error;
   const std::filesystem::path folder = target.has_parent_path() ? target.parent_path() : ".";
-  for (const auto& entry : std::filesystem::directory_iterator(folder, error)) {
-    const std::string name = entry.path().filename().string();
-    if (!name.starts_with(prefix)) continue;
-    const std::string digits = name.substr(prefix.size());
-    if (digits.empty() || digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-    const pid_t pid = pid_t(std::stol(digits));
-    if (::kill(pid, 0) != 0 && errno == ESRCH) std::filesystem::remove(entry.path(), error);
-  }
+  for (const auto& entry : std::filesystem::directory_iterator(folder, error))
+    if (detail::left_by_dead_process(entry.path().filename().string(), prefix))
+      std::filesystem::remove(entry.path(), error);
 }
 
 }  // namespace

@@ -221,7 +221,8 @@ void read_settings(const TomlSection& root, FitConfig& config) {
     if (!mode) optimizer->fail("gradient", "must be auto, adjoint or tangent");
     config.gradient_mode = *mode;
   }
-  config.checkpointing = detail::read_checkpointing(root, config.simulate.output_dir);
+  config.checkpointing =
+      detail::read_checkpointing(root, config.simulate.output_dir, config.simulate.initial_state.size());
 }
 
 void read_data(const TomlSection& root, FitConfig& config) {

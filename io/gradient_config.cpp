@@ -106,20 +106,14 @@ GradientConfig load_gradient_config(const std::string& path) {
   config.scope = expression_scope(config.simulate);
   read_objective(root, config);
   read_gradient(root, config);
-  config.checkpointing = detail::read_checkpointing(root, config.simulate.output_dir);
+  config.checkpointing =
+      detail::read_checkpointing(root, config.simulate.output_dir, config.simulate.initial_state.size());
   read_monitor(root, config);
   config.ensemble = detail::read_ensemble(root, config.simulate);
   const CheckpointOptions& checkpointing = config.checkpointing.options;
   if (config.ensemble && checkpointing.disk)
     throw ConfigError(config.checkpointing.disk_at, "checkpointing.disk",
                       "ensemble members keep their checkpoints in memory (they would share one disk file)");
-  const std::uint64_t state_bytes = config.simulate.state_names.size() *
-                                    (checkpointing.storage == CheckpointOptions::Storage::float32 ? 4 : 8);
-  // two_level says what a slot needs when it runs; auto might not pick it, so it is said here.
-  if (checkpointing.schedule == CheckpointOptions::Schedule::automatic && checkpointing.disk &&
-      checkpointing.disk < state_bytes)
-    throw ConfigError(config.checkpointing.disk_at, "checkpointing.disk",
-                      "holds no checkpoint: one state takes " + std::to_string(state_bytes) + " bytes");
   return config;
 }
 

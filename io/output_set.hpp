@@ -1,13 +1,15 @@
 #pragma once
 // OutputSet: a run's outputs are committed as one set. They are written into a staging
 // folder beside the output folder; commit() hard-links in the earlier outputs this run
-// does not replace, fsyncs every file, and swaps the two folders with one
+// does not write again, fsyncs what the run wrote, and swaps the two folders with one
 // renameat2(RENAME_EXCHANGE). A kill at any moment leaves either the old set or the new
 // one. The staging folder (after the swap: the old set) is removed on failure, on
 // SIGTERM, SIGINT or SIGHUP, and, after SIGKILL, by the next run that writes there.
 //
-// An output folder that holds the working directory is not swapped (that would move the
-// caller's shell): its outputs are moved in one by one, each atomically.
+// Where that cannot be done, each output is moved in on its own, atomically, and earlier
+// outputs stay where they are: an output folder that holds the working directory (a swap
+// would move the caller's shell), one on another file system than its parent (a mount
+// point), a parent that cannot be written, or a file system without RENAME_EXCHANGE.
 #include <filesystem>
 
 namespace backsweep {
@@ -25,6 +27,7 @@ class OutputSet {
 
  private:
   std::filesystem::path folder_, staging_;
+  bool swap_ = true;  // false: each output is moved in on its own
   int signal_ticket_ = -1;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
+#include <sstream>
 
 #include "io/detail/checkpointing_section.hpp"
 #include "io/detail/config_sections.hpp"
@@ -166,14 +167,15 @@ SimulateConfig load_simulate_config(const std::string& path) {
   // machine like this one could hold it (twice: a growing array copies itself).
   const IntegrateOptions& options = config.integrate;
   if (options.step > 0.0 && options.output_times.empty()) {
-    const double steps = std::ceil((options.t1 - options.t0) / options.step);
-    const double bytes = 2.0 * (std::min(steps, double(options.max_steps)) + 1.0) *
-                         double(config.initial_state.size() + 1) * sizeof(double);
-    if (const double memory = double(detail::machine_memory()); memory > 0.0 && bytes > memory)
-      root.subsection("solver")->fail(
-          "step", "keeping every one of " + std::to_string(std::uint64_t(steps)) + " steps takes " +
-                      std::to_string(std::uint64_t(bytes)) + " bytes, more than this machine's " +
-                      std::to_string(std::uint64_t(memory)) + ": write fewer with [time] output_step or output");
+    const double steps = std::min(std::ceil((options.t1 - options.t0) / options.step), double(options.max_steps));
+    const double bytes = 2.0 * (steps + 1.0) * double(config.initial_state.size() + 1) * sizeof(double);
+    if (const double memory = double(detail::machine_memory()); memory > 0.0 && bytes > memory) {
+      std::ostringstream why;  // in doubles: these may pass any integer type
+      why.precision(3);
+      why << "keeping every one of " << steps << " steps takes " << bytes << " bytes, more than this machine's "
+          << memory << ": write fewer with [time] output_step or output";
+      root.subsection("solver")->fail("step", why.str());
+    }
   }
   return config;
 }
@@ -194,15 +196,18 @@ SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
     output->reject_unknown_keys({"dir", "vtk"});
     config.output_dir = output->string("dir", config.output_dir);
     if (config.output_dir.empty()) output->fail("dir", "must not be empty");
-    std::error_code error;
-    if (std::filesystem::exists(config.output_dir, error) && !std::filesystem::is_directory(config.output_dir, error))
-      output->fail("dir", "is a file, not a folder: " + config.output_dir);
     if (output->has("vtk")) {
       const auto vtk = output->table().get("vtk");
       if (!vtk->is_boolean()) output->fail("vtk", "must be true or false");
       config.vtk = vtk->value<bool>().value_or(false);
       if (config.vtk && !config.fields()) output->fail("vtk", "writes the fields of a model on a grid ([grid])");
     }
+  }
+  std::error_code error;  // a file in the way is found now, not after the run
+  if (std::filesystem::exists(config.output_dir, error) && !std::filesystem::is_directory(config.output_dir, error)) {
+    const std::string problem = "is a file, not a folder: " + config.output_dir;
+    if (auto output = root.subsection("output"); output && output->has("dir")) output->fail("dir", problem);
+    root.fail("output", "the default output folder " + problem);
   }
   return config;
 }

@@ -1,6 +1,6 @@
 #pragma once
 // A computed trajectory and how it is written: CSV (one row per time) and HDF5
-// (/times [m], /states [m x n], metadata as attributes). On a grid (grid_shape set) the
+// (/time [m], /states [m x n], metadata as attributes). On a grid (grid_shape set) the
 // HDF5 file holds /fields/<name> [m, grid shape...] instead, and no CSV is written. Files are written to a
 // temporary name and renamed into place, so a failure never leaves half a file or
 // destroys an earlier result.

@@ -89,4 +89,19 @@ class Grid {
   std::size_t points_ = 1;
 };
 
+// f(point, at) for every point in array order, with its position `at` along each axis
+// kept up to date by counting rather than by dividing (for stencil kernels).
+template <class F>
+void for_each_point(const Grid& grid, F&& f) {
+  std::array<std::size_t, Grid::kMaxAxes> at{};
+  const std::size_t last = grid.axes() - 1;
+  for (std::size_t point = 0; point < grid.points(); ++point) {
+    f(point, at);
+    for (std::size_t a = last + 1; a-- > 0;) {  // carry, x first
+      if (++at[a] < grid.size(a)) break;
+      at[a] = 0;
+    }
+  }
+}
+
 }  // namespace backsweep

@@ -15,6 +15,7 @@ namespace backsweep {
 // step goes back to. NaN until that sweep starts.
 struct RunProgress {
   std::atomic<double> forward{NAN}, backward{NAN};
+  std::atomic<std::size_t> pass{0}, passes{1};  // forward solves done and to do (the tangent's lanes)
 };
 
 struct IntegrateOptions {

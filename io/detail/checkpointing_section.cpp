@@ -7,7 +7,8 @@
 
 namespace backsweep::detail {
 
-CheckpointingConfig read_checkpointing(const TomlSection& root, const std::string& output_dir) {
+CheckpointingConfig read_checkpointing(const TomlSection& root, const std::string& output_dir,
+                                       std::size_t state_values) {
   using Schedule = CheckpointOptions::Schedule;
   CheckpointingConfig config;
   CheckpointOptions& options = config.options;
@@ -45,6 +46,10 @@ CheckpointingConfig read_checkpointing(const TomlSection& root, const std::strin
   const std::string storage = section->string("storage", "float64");
   if (storage == "float32") options.storage = CheckpointOptions::Storage::float32;
   else if (storage != "float64") section->fail("storage", "must be float64 or float32");
+  // two_level says what a slot needs when it runs; auto might not pick it, so it is said here.
+  const std::uint64_t state_bytes = state_values * (options.storage == CheckpointOptions::Storage::float32 ? 4 : 8);
+  if (options.schedule == Schedule::automatic && options.disk && options.disk < state_bytes)
+    section->fail("disk", "holds no checkpoint: one state takes " + std::to_string(state_bytes) + " bytes");
   return config;
 }
 

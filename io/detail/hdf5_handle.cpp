@@ -1,5 +1,6 @@
 #include "io/detail/hdf5_handle.hpp"
 
+#include "io/printable.hpp"
 #include "io/run_info.hpp"
 
 #include <stdexcept>
@@ -64,8 +65,10 @@ void write_dataset_names(hid_t location, const std::string& dataset, const std::
 
 void write_string_array_attribute(hid_t location, const std::string& name,
                                   const std::vector<std::string>& values) {
+  std::vector<std::string> shown;  // labelled UTF-8: made so
+  for (const std::string& value : values) shown.push_back(printable(value));
   std::vector<const char*> pointers;
-  for (const std::string& value : values) pointers.push_back(value.c_str());
+  for (const std::string& value : shown) pointers.push_back(value.c_str());
   const hsize_t size = values.size();
   Hdf5Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "copy string type");
   check(H5Tset_size(type, H5T_VARIABLE), "make a variable-length string type");
@@ -84,7 +87,8 @@ void write_string_attribute(hid_t location, const std::string& name, const std::
   Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose, "create scalar dataspace");
   Hdf5Handle attribute(H5Acreate2(location, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT),
                        H5Aclose, "create attribute " + name);
-  const char* text = value.c_str();
+  const std::string shown = printable(value);  // labelled UTF-8: made so
+  const char* text = shown.c_str();
   check(H5Awrite(attribute, type, &text), "write attribute " + name);
 }
 

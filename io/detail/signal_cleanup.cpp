@@ -2,11 +2,12 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
 #include <atomic>
-#include <csignal>
+#include <cerrno>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -39,12 +40,11 @@ void empty_folder(int folder) {
         const char* name = entry->d_name;
         if (std::strcmp(name, ".") == 0 || std::strcmp(name, "..") == 0) continue;
         found = true;
-        if (entry->d_type == DT_DIR) {
+        // A file system that does not say the type (DT_UNKNOWN) refuses to unlink a folder.
+        if (entry->d_type == DT_DIR || (::unlinkat(folder, name, 0) != 0 && errno == EISDIR)) {
           const int inner = ::openat(folder, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
           if (inner >= 0) empty_folder(inner);
           ::unlinkat(folder, name, AT_REMOVEDIR);
-        } else {
-          ::unlinkat(folder, name, 0);
         }
       }
     }
@@ -65,17 +65,28 @@ extern "C" void remove_registered_files(int signal) {
       ::unlink(paths[i]);
     }
   }
-  std::signal(signal, SIG_DFL);
-  std::raise(signal);
+  ::signal(signal, SIG_DFL);
+  ::raise(signal);  // blocked until the handler returns: then it ends the process as it would have
+}
+
+// Handlers for the three signals, each blocking all three while it runs; a signal the
+// process was started ignoring (nohup) stays ignored.
+void install_handlers() {
+  struct sigaction action {};
+  action.sa_handler = remove_registered_files;
+  sigemptyset(&action.sa_mask);
+  for (int signal : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&action.sa_mask, signal);
+  for (int signal : {SIGTERM, SIGINT, SIGHUP}) {
+    struct sigaction before {};
+    if (::sigaction(signal, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
+    ::sigaction(signal, &action, nullptr);
+  }
 }
 
 }  // namespace
 
 int remove_on_signal(const std::string& path, bool tree) {
-  static const bool handlers = [] {
-    for (int signal : {SIGTERM, SIGINT, SIGHUP}) std::signal(signal, remove_registered_files);
-    return true;
-  }();
+  static const bool handlers = (install_handlers(), true);
   (void)handlers;
   const std::lock_guard lock(registry);
   for (int i = 0; i < kMaxFiles; ++i)

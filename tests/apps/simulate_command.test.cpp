@@ -290,9 +290,16 @@ TEST_CASE("outputs are one set: SIGKILL at any moment leaves the old set or the 
   }
   MESSAGE("old sets " << old_sets << ", new sets " << new_sets);
   CHECK(old_sets > 0);
-  // The staging folders killed runs left go with the next run that writes there.
+  // The staging folders killed runs left go with the next run that writes there, and a
+  // killed run's disk checkpoint file is not carried into the new set.
+  const pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  ::waitpid(dead, nullptr, 0);
+  const std::string checkpoints = ".backsweep-checkpoints-" + std::to_string(dead) + "-0.h5";
+  std::ofstream(folder / checkpoints) << "left by a killed run";
   REQUIRE(run("simulate " + config.string()).exit_code == 0);
   CHECK(staging_folders(folder).empty());
+  CHECK_FALSE(fs::exists(folder / checkpoints));
   CHECK(slurp(folder / "notes.txt") == "an earlier output the new run does not write");
 }
 

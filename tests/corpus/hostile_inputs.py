@@ -227,6 +227,10 @@ CASES = [
     C("set_invalid_utf8", ["simulate", "cfg.toml", "--set", b"solver.method=rk\xff4"], 2, "'solver.method'", cfg=BASE),
     C("output_dir_is_file", S + " --output-dir afile", 2, "afile", cfg=BASE, files={"afile": "precious\n"}, out=False),
     C("output_dir_short_is_file", S + " -o afile", 2, "afile", cfg=BASE, files={"afile": "precious\n"}, out=False),
+    # Accepted: a folder named with a trailing slash or dot, and the working directory itself.
+    C("output_dir_trailing_slash", S + " -o fresh/", 0, cfg=BASE, out=False),
+    C("output_dir_dot_suffix", S + " -o fresh/.", 0, cfg=BASE, out=False),
+    C("output_dir_working_dir", S + " -o .", 0, cfg=BASE, out=False),
     C("output_dir_config_is_file", S, 2, "cfg.toml:24:", "'output.dir'", "afile", cfg=sub(BASE, 'dir = "out"', 'dir = "afile"'), files={"afile": "precious\n"}, out=False),
     # The command line itself.
     C("mistyped_command", "simulat cfg.toml", 2, "unknown command 'simulat'", "simulate", cfg=BASE, out=False),
