@@ -29,7 +29,11 @@ class AdvectionDiffusion {
   std::size_t param_size() const { return 1 + grid_.axes(); }
   std::vector<std::string> param_names() const {
     std::vector<std::string> names{"D"};
-    for (std::size_t a = 0; a < grid_.axes(); ++a) names.push_back("v" + std::string(Grid::axis_name(grid_.axes(), a)));
+    for (std::size_t a = 0; a < grid_.axes(); ++a) {
+      std::string name = "v";  // appended, not concatenated: GCC 12 warns falsely (-Wrestrict) on "v" + s
+      name += Grid::axis_name(grid_.axes(), a);
+      names.push_back(name);
+    }
     return names;
   }
 

@@ -57,6 +57,18 @@ void check_against_tangent(const Problem& problem, const GradientResult<double>&
   }
 }
 
+// dJ/dp_j against the tangent along each parameter alone, to 1e-10 relative.
+template <class Problem>
+void check_each_parameter_against_tangent(const Problem& problem, const GradientResult<double>& adjoint) {
+  for (std::size_t j = 0; j < problem.p.size(); ++j) {
+    std::vector<double> e(problem.p.size(), 0.0);
+    e[j] = 1.0;
+    const double exact = tangent_along(problem, e, std::vector<double>(problem.y0.size(), 0.0));
+    CAPTURE(j);
+    CHECK(std::abs(adjoint.dJ_dp[j] - exact) <= 1e-10 * std::abs(exact));
+  }
+}
+
 // dJ/dp_j against central differences of the same discrete solve, to 1e-6 relative.
 template <class Problem>
 void check_parameters_by_differences(const Problem& problem, const GradientResult<double>& adjoint) {

@@ -107,13 +107,7 @@ TEST_CASE("advection-diffusion (24 x 20, periodic x Neumann): adjoint = tangent 
   const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
   REQUIRE(adjoint.ok());
   testing::check_against_tangent(problem, adjoint, 3);
-  for (std::size_t j = 0; j < 3; ++j) {
-    std::vector<double> e(3, 0.0);
-    e[j] = 1.0;
-    const double exact = testing::tangent_along(problem, e, std::vector<double>(problem.y0.size(), 0.0));
-    CAPTURE(j);
-    CHECK(std::abs(adjoint.dJ_dp[j] - exact) <= 1e-10 * std::abs(exact));
-  }
+  testing::check_each_parameter_against_tangent(problem, adjoint);
   testing::check_parameters_by_differences(problem, adjoint);
   check_taylor_in_the_field(problem);
   check_schedules(problem);

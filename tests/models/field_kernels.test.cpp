@@ -1,7 +1,7 @@
 // The built-in field kernels' hand-written VJPs (heat with a conductivity field,
 // advection–diffusion, the acoustic wave equation) against the Dual-derived ones, on 1 to
-// 3 axes and every boundary, mixed ones included; and each kernel's right-hand side
-// against the same operators applied point by point through the Dual path.
+// 3 axes and every boundary, mixed ones included; and each kernel against the same PDE
+// defined by equations (as a config defines it).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -11,6 +11,7 @@
 #include "models/builtin/advection_diffusion.hpp"
 #include "models/builtin/heat.hpp"
 #include "models/derivative_check.hpp"
+#include "models/expression_model.hpp"
 
 using namespace backsweep;
 
@@ -85,4 +86,39 @@ TEST_CASE("acoustic: the Ricker source enters q at its point, scaled by the cell
   for (std::size_t i = 0; i < dydt.size(); ++i) CHECK(dydt[i] == (i == 20 + 7 ? 3.0 / volume : 0.0));
   CHECK(models::ricker(0.2 + 1.0 / (std::numbers::pi * 5.0 * std::sqrt(2.0)), 5.0, 0.2) ==
         doctest::Approx(0.0).epsilon(1e-15));  // zeros at t0 ± 1 / (pi f0 sqrt 2)
+}
+
+namespace {
+
+// The kernel's values and VJP against the same PDE from equations, at one state.
+template <class Kernel>
+void check_against_equations(const Kernel& kernel, const ExpressionModel& equations, const std::vector<double>& p) {
+  REQUIRE(equations.state_size() == kernel.state_size());
+  REQUIRE(equations.param_size() == p.size());
+  const std::size_t n = kernel.state_size();
+  const auto y = wavy(n, 0.2), lambda = wavy(n, 2.0);
+  std::vector<double> ours(n), theirs(n), ours_vjp(n + p.size()), theirs_vjp(n + p.size());
+  kernel(0.1, y.data(), p.data(), ours.data());
+  equations(0.1, y.data(), p.data(), theirs.data());
+  for (std::size_t i = 0; i < n; ++i) CHECK(ours[i] == doctest::Approx(theirs[i]).epsilon(1e-14));
+  kernel.vjp(0.1, y.data(), p.data(), lambda.data(), ours_vjp.data(), ours_vjp.data() + n);
+  ExpressionModel::Tape<double> tape;
+  equations.vjp(tape, 0.1, y.data(), p.data(), lambda.data(), theirs_vjp.data(), theirs_vjp.data() + n);
+  for (std::size_t i = 0; i < n + p.size(); ++i) CHECK(ours_vjp[i] == doctest::Approx(theirs_vjp[i]).epsilon(1e-12));
+}
+
+}  // namespace
+
+TEST_CASE("each kernel = the same PDE from equations: values and VJP") {
+  const Grid grid({6, 7}, {1.0, 1.5}, {Boundary::neumann, Boundary::dirichlet});
+  check_against_equations(models::Heat(grid),
+                          ExpressionModel::parse(FieldEquations(grid, {"u"}, {"k"}, 0), {}, {"div_grad(k, u)"}),
+                          wavy(grid.points(), 1.3, 2.0));
+  check_against_equations(
+      models::AdvectionDiffusion(grid),
+      ExpressionModel::parse(FieldEquations(grid, {"u"}, {}, 3), {"D", "vy", "vx"}, {"D*lap(u) - vy*dy(u) - vx*dx(u)"}),
+      {0.05, 0.3, -0.2});
+  check_against_equations(models::Acoustic(grid, {0, 5.0, 0.2, 0.0}),  // no source: equations have none
+                          ExpressionModel::parse(FieldEquations(grid, {"p", "q"}, {"c"}, 0), {}, {"q", "c^2*lap(p)"}),
+                          wavy(grid.points(), 1.3, 2.0));
 }
