@@ -64,6 +64,7 @@ void read_time(const TomlSection& root, SimulateConfig& config) {
 }
 
 bool declares_sparsity(const SimulateConfig& config) {
+  if (config.expression_model) return HasSparsityPattern<ExpressionModel>;  // from its equations
   bool declared = false;
   models::visit_builtin_model(config.model, config.model_points, [&](const auto& model) {
     declared = HasSparsityPattern<std::remove_cvref_t<decltype(model)>>;

@@ -101,4 +101,8 @@ ExpressionModel ExpressionModel::parse(FieldEquations fields, std::vector<std::s
   return ExpressionModel(std::move(fields), std::move(parameters), std::move(parsed));
 }
 
+// The program's branches carry both sides' dependencies (detail::branch): the point
+// traced at does not matter.
+SparsityPattern ExpressionModel::sparsity() const { return traced_sparsity(*this); }
+
 }  // namespace backsweep

@@ -17,6 +17,7 @@
 
 #include "models/expression.hpp"
 #include "models/field_equations.hpp"
+#include "models/sparsity.hpp"
 
 namespace backsweep {
 
@@ -79,6 +80,12 @@ class ExpressionModel {
   const std::vector<std::string>& state_names() const { return state_names_; }
   const std::vector<std::string>& param_names() const { return param_names_; }
   const std::vector<Expression>& equations() const { return equations_; }
+
+  // The pattern of df/d[y, p] as the equations are written: every input that either
+  // branch of an if(), min or max reads, and on a grid each operator's stencil
+  // footprint. It holds at every (t, y, p), so implicit methods may factor sparse
+  // Newton matrices on it (KLU) for PDEs on grids and large reaction networks.
+  SparsityPattern sparsity() const;
 
   template <class T>
   void operator()(T t, const T* y, const T* p, T* dydt) const {

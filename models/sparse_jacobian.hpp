@@ -185,12 +185,13 @@ class SparseJacobian {
             if constexpr (Product) vjp_y[column] += weight * tangent[k];
           }
         }
-        if constexpr (StatesOnly) continue;
-        for (; nz < end; ++nz) {
-          const std::uint32_t column = column_index[nz];
-          if (const std::size_t k = lane_of(column); k < std::size_t{L}) {
-            values[nz] = tangent[k];
-            if constexpr (Product) vjp_params[column - n] += weight * tangent[k];
+        if constexpr (!StatesOnly) {
+          for (; nz < end; ++nz) {
+            const std::uint32_t column = column_index[nz];
+            if (const std::size_t k = lane_of(column); k < std::size_t{L}) {
+              values[nz] = tangent[k];
+              if constexpr (Product) vjp_params[column - n] += weight * tangent[k];
+            }
           }
         }
       }

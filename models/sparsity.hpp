@@ -36,6 +36,11 @@ struct SparsityPattern {
   std::size_t state_size() const { return rows; }
   std::size_t param_size() const { return columns - rows; }
   std::size_t nnz() const { return column_index.size(); }
+  std::size_t state_nonzeros() const {  // those of df/dy
+    std::size_t count = 0;
+    for (const std::uint32_t column : column_index) count += column < rows;
+    return count;
+  }
   std::span<const std::uint32_t> row(std::size_t i) const {
     return {column_index.data() + row_start[i], column_index.data() + row_start[i + 1]};
   }
@@ -96,6 +101,16 @@ SparsityPattern detect_sparsity(const M& model, double t, const double* y, const
     pattern.row_start.push_back(pattern.column_index.size());
   }
   return pattern;
+}
+
+// The pattern detected at t = 0, y = p = 0: what `sparsity()` returns for a model whose
+// branches never change which inputs an output reads (stencil kernels; config
+// expressions, whose if(), min and max trace both branches).
+template <class M>
+  requires DeclaresItsSizes<M> && RightHandSideFor<M, detail::DependencyTracer>
+SparsityPattern traced_sparsity(const M& model) {
+  const std::vector<double> y(backsweep::state_size(model), 0.0), p(backsweep::param_size(model), 0.0);
+  return detect_sparsity(model, 0.0, y.data(), p.data());
 }
 
 // The model's declared pattern if it has one, else the one detected at (t, y, p).

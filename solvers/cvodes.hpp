@@ -46,13 +46,17 @@ class OdeSystem {
 template <Model M>
 class ModelSystem final : public OdeSystem {
  public:
-  // Sparse for a model that declares its pattern, unless `linear_solver` says dense (a
-  // model augmented with a running cost's quadrature declares none: dense).
+  // Sparse for a model that declares its pattern, where `linear_solver` asks for it or
+  // sparse_lu_pays() (a model augmented with a running cost's quadrature declares none:
+  // dense).
   ModelSystem(const M& model, const double* p, LinearSolver linear_solver = LinearSolver::automatic)
       : model_(model), p_(p), derivatives_(model), n_(state_size(model)), np_(backsweep::param_size(model)) {
     if constexpr (HasSparsityPattern<M>) {
-      if (linear_solver != LinearSolver::dense) {
-        sparse_.emplace(model);
+      SparsityPattern pattern;
+      if (linear_solver != LinearSolver::dense) pattern = model.sparsity();
+      if (linear_solver == LinearSolver::sparse ||
+          (linear_solver == LinearSolver::automatic && sparse_lu_pays(pattern.rows, pattern.state_nonzeros()))) {
+        sparse_.emplace(model, std::move(pattern));
         // The state columns of df/d[y, p]: where they are among its nonzeros.
         const SparsityPattern& full = sparse_->pattern();
         states_.rows = states_.columns = n_;

@@ -74,10 +74,14 @@ class ImplicitRK {
     if (newton.linear_solver == LinearSolver::sparse && !kSparse)
       throw std::invalid_argument("linear_solver sparse: the model declares no sparsity pattern");
     if constexpr (kSparse) {
-      sparse_ = newton.linear_solver != LinearSolver::dense;
-      if (sparse_) {
-        newton_jacobian_.emplace(model);
-        stage_jacobian_.emplace(model);
+      if (newton.linear_solver != LinearSolver::dense) {
+        SparsityPattern pattern = model.sparsity();
+        sparse_ = newton.linear_solver == LinearSolver::sparse ||
+                  sparse_lu_pays(pattern.rows, pattern.state_nonzeros());
+        if (sparse_) {
+          newton_jacobian_.emplace(model, pattern);
+          stage_jacobian_.emplace(model, std::move(pattern));
+        }
       }
     }
     states_.resize(std::size_t(s) * n_);
@@ -123,6 +127,8 @@ class ImplicitRK {
   // (diverged, stalled, or met a singular matrix) rather than from a non-finite value of
   // the model.
   bool newton_failed() const { return newton_failed_; }
+  // Whether Newton and stage matrices are factored by sparse LU (else dense).
+  bool sparse_lu() const { return sparse_; }
   // The retry starts from the same y_n: the Jacobian there still holds (one taken at a
   // stage iterate does not: the retry must be what a recomputation of the step does).
   void reject() { jacobian_current_ = jacobian_current_ && jacobian_at_start_; }
@@ -410,7 +416,7 @@ class ImplicitRK {
   double factored_for_ = 0.0;  // h a_ii of newton_lu_; 0: none
   bool newton_failed_ = false;
   bool non_finite_residual_ = false;  // the last Newton attempt met a NaN or Inf
-  bool sparse_ = false;        // sparse LU (kSparse and not linear_solver dense)
+  bool sparse_ = false;        // sparse LU (kSparse, and asked for or sparse_lu_pays)
   bool jacobian_current_ = false, jacobian_at_start_ = false;
   Derivatives<M, T> derivatives_;
   Derivatives<M, double> value_derivatives_;

@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "models/grid.hpp"
+#include "models/sparsity.hpp"
 #include "models/stencil.hpp"
 
 namespace backsweep::models {
@@ -48,6 +49,9 @@ class Acoustic {
   const AcousticSource& source() const { return source_; }
   std::size_t state_size() const { return 2 * grid_.points(); }
   std::size_t param_size() const { return grid_.points(); }  // c at every point
+
+  // The stencils' footprints: implicit methods factor sparse Newton matrices on them.
+  SparsityPattern sparsity() const { return traced_sparsity(*this); }
 
   template <class T>
   void operator()(T t, const T* y, const T* c, T* dydt) const {

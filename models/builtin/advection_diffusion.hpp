@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "models/grid.hpp"
+#include "models/sparsity.hpp"
 #include "models/stencil.hpp"
 
 namespace backsweep::models {
@@ -36,6 +37,9 @@ class AdvectionDiffusion {
     }
     return names;
   }
+
+  // The stencils' footprints: implicit methods factor sparse Newton matrices on them.
+  SparsityPattern sparsity() const { return traced_sparsity(*this); }
 
   template <class T>
   void operator()(T, const T* u, const T* p, T* dudt) const {

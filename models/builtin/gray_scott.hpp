@@ -15,6 +15,7 @@
 
 #include "models/grid.hpp"
 #include "models/grid_laplacian.hpp"
+#include "models/sparsity.hpp"
 
 namespace backsweep::models {
 
@@ -30,6 +31,9 @@ class GrayScott {
   const Grid& grid() const { return grid_; }
   std::size_t state_size() const { return 2 * grid_.points(); }
   std::size_t param_size() const { return 4; }
+
+  // The stencils' footprints: implicit methods factor sparse Newton matrices on them.
+  SparsityPattern sparsity() const { return traced_sparsity(*this); }
 
   template <class T>
   void operator()(T, const T* y, const T* p, T* dydt) const {

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "models/grid.hpp"
+#include "models/sparsity.hpp"
 #include "models/stencil.hpp"
 
 namespace backsweep::models {
@@ -25,6 +26,9 @@ class Heat {
   const Grid& grid() const { return grid_; }
   std::size_t state_size() const { return grid_.points(); }
   std::size_t param_size() const { return grid_.points(); }  // k at every point
+
+  // The stencils' footprints: implicit methods factor sparse Newton matrices on them.
+  SparsityPattern sparsity() const { return traced_sparsity(*this); }
 
   template <class T>
   void operator()(T, const T* u, const T* k, T* dudt) const {

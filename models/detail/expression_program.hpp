@@ -20,6 +20,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "models/detail/dependency_tracer.hpp"
 #include "models/dual.hpp"
 
 namespace backsweep::detail {
@@ -129,6 +130,7 @@ T integer_power(const T& x, double exponent) {
 template <class T>
 T power(const T& x, const T& y) {
   using std::pow;
+  if constexpr (std::is_same_v<T, DependencyTracer>) return pow(x, y);  // both operands, always
   if (has_zero_tangent(y) && is_small_integer(value_of(y))) return integer_power(x, value_of(y));
   return pow(x, y);
 }
@@ -154,6 +156,18 @@ T power_constant_slope(const T& x, double c) {
 struct TapedOperands {
   std::uint32_t a = 0, b = 0, c = 0;
 };
+
+// The branch taken by if(), min and max. A DependencyTracer also takes the other
+// branch's dependencies: a traced pattern then holds wherever the branches go.
+template <class T>
+T branch(bool take_a, const T& a, const T& b) {
+  if constexpr (std::is_same_v<T, DependencyTracer>) {
+    T taken = take_a ? a : b;
+    return taken.depend_on(take_a ? b : a);
+  } else {
+    return take_a ? a : b;
+  }
+}
 
 // 1 or 0 as a T: the value of a comparison.
 template <class T>
@@ -255,8 +269,8 @@ struct ExpressionProgram {
         case ExpressionCode::multiply: BACKSWEEP_DST = BACKSWEEP_A * BACKSWEEP_B; break;
         case ExpressionCode::divide: BACKSWEEP_DST = BACKSWEEP_A / BACKSWEEP_B; break;
         case ExpressionCode::power: BACKSWEEP_DST = power(BACKSWEEP_A, BACKSWEEP_B); break;
-        case ExpressionCode::min: BACKSWEEP_DST = BACKSWEEP_B < BACKSWEEP_A ? BACKSWEEP_B : BACKSWEEP_A; break;
-        case ExpressionCode::max: BACKSWEEP_DST = BACKSWEEP_A < BACKSWEEP_B ? BACKSWEEP_B : BACKSWEEP_A; break;
+        case ExpressionCode::min: BACKSWEEP_DST = branch(!(BACKSWEEP_B < BACKSWEEP_A), BACKSWEEP_A, BACKSWEEP_B); break;
+        case ExpressionCode::max: BACKSWEEP_DST = branch(!(BACKSWEEP_A < BACKSWEEP_B), BACKSWEEP_A, BACKSWEEP_B); break;
         case ExpressionCode::atan2: BACKSWEEP_DST = atan2(BACKSWEEP_A, BACKSWEEP_B); break;
         case ExpressionCode::less: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) < value_of(BACKSWEEP_B)); break;
         case ExpressionCode::less_equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) <= value_of(BACKSWEEP_B)); break;
@@ -268,7 +282,7 @@ struct ExpressionProgram {
         case ExpressionCode::logical_or:
           BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != 0 || value_of(BACKSWEEP_B) != 0);
           break;
-        case ExpressionCode::select: BACKSWEEP_DST = value_of(BACKSWEEP_C) != 0 ? BACKSWEEP_A : BACKSWEEP_B; break;
+        case ExpressionCode::select: BACKSWEEP_DST = branch(value_of(BACKSWEEP_C) != 0, BACKSWEEP_A, BACKSWEEP_B); break;
         case ExpressionCode::sum_range: {
           const T* const first = &BACKSWEEP_A;
           T sum = first[0];

@@ -238,3 +238,16 @@ TEST_CASE("initial fields from an HDF5 dataset shaped like the grid; a wrong sha
   }
   std::filesystem::remove(data);
 }
+
+TEST_CASE("implicit methods on a grid model from a config: linear_solver sparse is taken, and run") {
+  const std::string path = write_config(
+      replaced(kHeat, "method = \"rk4\"\nstep = 0.001", "method = \"sdirk2\"\nstep = 0.002\nlinear_solver = \"sparse\""));
+  const GradientConfig config = load_gradient_config(path);
+  std::filesystem::remove(path);
+  CHECK(config.simulate.method.newton.linear_solver == LinearSolver::sparse);
+  with_problem(config, [&](const auto& problem) {
+    const auto adjoint = gradient<double>(problem, problem.y0, problem.p);
+    REQUIRE(adjoint.ok());
+    testing::check_against_tangent(problem, adjoint, 2);
+  });
+}

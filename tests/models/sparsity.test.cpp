@@ -12,7 +12,11 @@
 #include <string>
 #include <vector>
 
+#include "models/builtin/acoustic.hpp"
+#include "models/builtin/advection_diffusion.hpp"
 #include "models/builtin/diffusion_1d.hpp"
+#include "models/builtin/gray_scott.hpp"
+#include "models/builtin/heat.hpp"
 #include "models/builtin/registry.hpp"
 #include "models/derivatives.hpp"
 #include "models/expression_model.hpp"
@@ -272,12 +276,61 @@ TEST_CASE("the tracer computes the model's values and the dependencies of every 
   }
 }
 
-TEST_CASE("detect_sparsity on a config-file model keeps a parameter exponent's column") {
+TEST_CASE("detect_sparsity on a config-file model keeps a parameter exponent's column and both of min's") {
   const ExpressionModel model = ExpressionModel::parse(
       {"x", "y", "z"}, {"a", "m"}, {"a*x^m + y^2", "min(y, z) + t", "2"});
   const double y[3] = {0.9, 0.5, 0.7}, p[2] = {1.5, 2.0};  // m = 2: an integer exponent
   CHECK(detect_sparsity(model, 0.0, y, p) ==
-        SparsityPattern::from_rows(3, 2, {{0, 1, 3, 4}, {1}, {}}));
+        SparsityPattern::from_rows(3, 2, {{0, 1, 3, 4}, {1, 2}, {}}));
+}
+
+TEST_CASE("a config model's pattern holds on both sides of its branches") {
+  const ExpressionModel model = ExpressionModel::parse(
+      {"x", "y", "z"}, {"a", "m"}, {"if(x > 0, a*y, z)", "max(x, z) + y^m", "if(y < 0 and z < 0, 1, 2)"});
+  const SparsityPattern pattern = model.sparsity();
+  // The condition has no derivative; both branches' columns are kept, as are y^m's
+  // exponent's at m = 0 (where the value is 1 whatever y is).
+  CHECK(pattern == SparsityPattern::from_rows(3, 2, {{1, 2, 3}, {0, 1, 2, 4}, {}}));
+  for (const std::vector<double>& y : {std::vector<double>{0.5, 0.3, -0.2}, std::vector<double>{-0.5, 0.3, 0.2}}) {
+    CAPTURE(y[0]);
+    check_against_dense(model, pattern, 0.1, y, {1.5, 2.0});
+  }
+}
+
+TEST_CASE("on a grid, a config model's pattern is its stencils' footprints, as the built-in kernels' are") {
+  const Grid periodic({6, 5}, {1.0, 1.0}, {Boundary::periodic, Boundary::periodic});
+  const Grid walls({6, 5}, {1.0, 1.0}, {Boundary::dirichlet, Boundary::neumann});
+  for (const Grid* on : {&periodic, &walls}) {
+    const Grid& grid = *on;
+    CAPTURE(on == &periodic);
+    const std::size_t n = grid.points();
+    const ExpressionModel heat = ExpressionModel::parse(FieldEquations(grid, {"u"}, {"k"}, 0), {}, {"div_grad(k, u)"});
+    const SparsityPattern pattern = heat.sparsity();
+    CHECK(pattern == models::Heat(grid).sparsity());
+    // Five points of u and of k in every row; fewer at Dirichlet walls, where the ghost
+    // value is no unknown.
+    if (on == &periodic) CHECK(pattern.nnz() == 10 * n);
+    else CHECK(pattern.nnz() < 10 * n);
+    check_against_dense(heat, pattern, 0.0, point(n, 0.3), point(n, 1.1));
+
+    const ExpressionModel gray_scott = ExpressionModel::parse(
+        FieldEquations(grid, {"u", "v"}, {}, 4), {"D1", "D2", "gamma", "kappa"},
+        {"D1*lap(u) - u*v^2 + gamma*(1 - u)", "D2*lap(v) + u*v^2 - (gamma + kappa)*v"});
+    CHECK(gray_scott.sparsity() == models::GrayScott(grid).sparsity());
+    const std::vector<double> p{8e-5, 4e-5, 0.024, 0.06};
+    check_against_dense(gray_scott, gray_scott.sparsity(), 0.0, point(2 * n, 0.4), p);
+
+    // A branch on the state: the reaction's columns whichever way it goes.
+    const ExpressionModel switched = ExpressionModel::parse(FieldEquations(grid, {"u"}, {}, 1), {"c"},
+                                                            {"lap(u) + if(u > 0.5, c*u, 0)"});
+    const SparsityPattern both = switched.sparsity();
+    for (double level : {0.2, 0.9}) check_against_dense(switched, both, 0.0, point(n, level), {2.0});
+  }
+  const Grid cube({4, 3, 5}, {1.0, 1.0, 1.0}, {Boundary::neumann, Boundary::periodic, Boundary::dirichlet});
+  const models::AdvectionDiffusion advection(cube);
+  check_against_dense(advection, advection.sparsity(), 0.0, point(60, 0.2), {0.1, 0.3, -0.2, 0.5});
+  const models::Acoustic acoustic(walls, models::AcousticSource{7, 4.0, 0.25, 1.0});
+  check_against_dense(acoustic, acoustic.sparsity(), 0.1, point(60, 0.2), point(30, 1.2));
 }
 
 TEST_CASE("colourings are valid; a tridiagonal pattern takes 3 colours") {
