@@ -18,9 +18,11 @@
 #include "apps/simulate_command.hpp"
 #include "io/config_overrides.hpp"
 #include "io/run_info.hpp"
+#include "io/vtk/vti_reader.hpp"
 
 int main(int argc, char** argv) {
   using namespace backsweep::apps;
+  backsweep::install_vti_reader();  // configs may name .vti files for fields
   CLI::App app{"backsweep: simulations and exact discrete-adjoint gradients of ODEs"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "backsweep " BACKSWEEP_VERSION);

@@ -512,3 +512,73 @@ TEST_CASE("simulate on a grid: the fields' ranges in JSON, a VTK series of the s
   H5Dclose(set);
   H5Fclose(file);
 }
+
+namespace {
+
+// Every value of an HDF5 dataset of doubles.
+std::vector<double> read_doubles(const fs::path& path, const char* dataset) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t set = H5Dopen2(file, dataset, H5P_DEFAULT);
+  REQUIRE(set >= 0);
+  const hid_t space = H5Dget_space(set);
+  std::vector<double> values(std::size_t(H5Sget_simple_extent_npoints(space)));
+  H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
+  H5Sclose(space);
+  H5Dclose(set);
+  H5Fclose(file);
+  return values;
+}
+
+// The Gray-Scott example to t = end, writing states as VTK into `dir`.
+std::string gray_scott(const std::string& end, const std::string& dir, const std::string& initial = "") {
+  std::string config = slurp(BACKSWEEP_SOURCE_DIR "/examples/gray_scott.toml");
+  config.replace(config.find("end    = 200.0"), 14, "end    = " + end);
+  config.replace(config.find("output = [50.0, 100.0, 150.0]"), 29, "output = [" + end + "]");
+  config.replace(config.find("dir = \"out/gray_scott\""), 22, "dir = \"" + dir + "\"");
+  if (!initial.empty()) {
+    const std::size_t from = config.find("v = \"if("), to = config.find("[time]");
+    config.replace(from, to - from, initial + "\n\n");
+  }
+  return config;
+}
+
+}  // namespace
+
+TEST_CASE("initial fields from VTK ImageData: a run goes on from another's last state; bad files exit 2 by key") {
+  REQUIRE(run("simulate " + write_config("gs_first.toml", gray_scott("10.0", "first")).string()).exit_code == 0);
+  const std::string from_vti = "u = { file = \"first/states/states_1.vti\" }\n"
+                               "v = { file = \"first/states/states_1.vti\", array = \"v\" }";
+  const CliRun next = run("simulate " + write_config("gs_next.toml", gray_scott("5.0", "next", from_vti)).string());
+  CAPTURE(next.err);
+  REQUIRE(next.exit_code == 0);
+  // The first run's last state, read back from its .vti: the next run's first, bitwise.
+  const std::vector<double> last = read_doubles(scratch() / "first" / "trajectory.h5", "/fields/u"),
+                            first = read_doubles(scratch() / "next" / "trajectory.h5", "/fields/u");
+  REQUIRE(last.size() == 2 * 4096);
+  CHECK(std::vector<double>(last.begin() + 4096, last.end()) == std::vector<double>(first.begin(), first.begin() + 4096));
+
+  std::string small = gray_scott("1.0", "small");
+  small.replace(small.find("shape    = [64, 64]"), 19, "shape    = [32, 48]");
+  REQUIRE(run("simulate " + write_config("gs_small.toml", small).string()).exit_code == 0);
+  std::ofstream(scratch() / "not_an_image.vti") << "<VTKFile type=\"PolyData\">\n";
+  struct Case {
+    std::string source, key, says;
+  };
+  for (const Case& c :
+       {Case{"{ file = \"small/states/states_1.vti\" }", "initial.u", "has shape [32, 48]; the grid's is [64, 64]"},
+        Case{"{ file = \"first/states/states_1.vti\", array = \"w\" }", "initial.u", "no point array 'w' in"},
+        Case{"{ file = \"first/states/states_1.vti\", dataset = \"u\" }", "initial.u.dataset", "names its point array"},
+        Case{"{ file = \"not_an_image.vti\" }", "initial.u", "as VTK ImageData"}}) {
+    CAPTURE(c.says);
+    const std::string config = gray_scott("5.0", "bad", "u = " + c.source + "\nv = 0");
+    const CliRun bad = run("simulate " + write_config("gs_bad.toml", config).string() + " --json");
+    CHECK(bad.exit_code == 2);
+    const auto error = nlohmann::json::parse(bad.out)["error"];
+    CHECK(error["key"] == c.key);
+    CHECK(error["line"].get<int>() > 0);
+    CAPTURE(bad.out);
+    CHECK(error["message"].get<std::string>().find(c.says) != std::string::npos);
+  }
+  CHECK(!fs::exists(scratch() / "bad"));
+}
