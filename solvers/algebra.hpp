@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/host_device.hpp"
+#include "solvers/recycled_memory.hpp"
 
 namespace backsweep {
 
@@ -75,7 +76,7 @@ struct CpuAlgebra {
   template <class T>
   using vector = std::vector<T>;
   template <class T>
-  using storage = std::vector<T, DefaultInitAllocator<T>>;
+  using storage = std::vector<T, DefaultInitAllocator<T, RecyclingAllocator<T>>>;
 
   template <class Operation>
   BACKSWEEP_INLINE static void for_each(std::size_t n, Operation&& op) {
