@@ -86,4 +86,21 @@ void check_parameters_by_differences(const Problem& problem, const GradientResul
   }
 }
 
+// The adjoint gradient of a parameter field against central differences of the same
+// discrete solve along v_p (a few percent of the field, say), to 1e-6 relative.
+template <class Problem>
+void check_field_direction_by_differences(const Problem& problem, const GradientResult<double>& adjoint,
+                                          const std::vector<double>& v_p) {
+  StepSequence sequence;
+  REQUIRE(problem_step_sequence(problem, sequence).ok());
+  const double h = 1e-4;
+  auto p = problem.p;
+  for (std::size_t j = 0; j < p.size(); ++j) p[j] = problem.p[j] + h * v_p[j];
+  const double plus = objective_value(problem, problem.y0, p, sequence);
+  for (std::size_t j = 0; j < p.size(); ++j) p[j] = problem.p[j] - h * v_p[j];
+  const double minus = objective_value(problem, problem.y0, p, sequence);
+  const double exact = dot(adjoint.dJ_dp, v_p);
+  CHECK(std::abs((plus - minus) / (2 * h) - exact) <= 1e-6 * std::abs(exact));
+}
+
 }  // namespace backsweep::testing

@@ -1,8 +1,8 @@
 // The discrete adjoint through the built-in field kernels, each on a small 2-D grid with
 // mixed walls: against the forward tangent of the same solver along random directions
-// (fields and initial state together) and per scalar parameter, Taylor remainders in a
-// random direction of the parameter field, central differences for scalars, and bitwise
-// equal across checkpoint schedules.
+// (fields and initial state together) and per scalar parameter, central differences and
+// Taylor remainders in a random direction of the parameter field, central differences
+// for scalars, and bitwise equal across checkpoint schedules.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -64,12 +64,15 @@ void check_schedules(const Problem& problem) {
   }
 }
 
-// The parameter field in a random direction, a few percent of it (times first_epsilon
-// at the first level: the waves' misfit bends more than diffusion does).
+// The parameter field in a random direction, a few percent of it: central differences,
+// and Taylor remainders (times first_epsilon at the first level: the waves' misfit bends
+// more than diffusion does).
 template <class Problem>
-void check_taylor_in_the_field(const Problem& problem, double first_epsilon = 0.5) {
+void check_in_a_field_direction(const Problem& problem, const GradientResult<double>& adjoint,
+                                double first_epsilon = 0.5) {
   auto v_p = testing::random_direction(problem.p.size(), 5);
   for (std::size_t i = 0; i < v_p.size(); ++i) v_p[i] *= 0.05 * problem.p[i];
+  testing::check_field_direction_by_differences(problem, adjoint, v_p);
   const TaylorTestReport taylor = taylor_test(problem, v_p, {}, first_epsilon);
   CAPTURE(taylor.min_rate);
   CHECK(taylor.ok);
@@ -78,7 +81,7 @@ void check_taylor_in_the_field(const Problem& problem, double first_epsilon = 0.
 
 }  // namespace
 
-TEST_CASE("heat with a conductivity field (20 x 16, Neumann x Dirichlet): adjoint = tangent, Taylor, schedules") {
+TEST_CASE("heat with a conductivity field (20 x 16, Neumann x Dirichlet): adjoint = tangent, differences, Taylor, schedules") {
   const models::Heat model(Grid({20, 16}, {1.0, 1.0}, {Boundary::neumann, Boundary::dirichlet}));
   IntegrateOptions options;
   options.t1 = 0.02;
@@ -91,7 +94,7 @@ TEST_CASE("heat with a conductivity field (20 x 16, Neumann x Dirichlet): adjoin
   REQUIRE(adjoint.ok());
   CHECK(adjoint.dJ_dp.size() == 320);
   testing::check_against_tangent(problem, adjoint, 3);
-  check_taylor_in_the_field(problem);
+  check_in_a_field_direction(problem, adjoint);
   check_schedules(problem);
 }
 
@@ -109,11 +112,11 @@ TEST_CASE("advection-diffusion (24 x 20, periodic x Neumann): adjoint = tangent 
   testing::check_against_tangent(problem, adjoint, 3);
   testing::check_each_parameter_against_tangent(problem, adjoint);
   testing::check_parameters_by_differences(problem, adjoint);
-  check_taylor_in_the_field(problem);
+  check_in_a_field_direction(problem, adjoint);
   check_schedules(problem);
 }
 
-TEST_CASE("acoustic with a velocity field (32 x 32, Dirichlet): receivers' misfit, adjoint = tangent, Taylor, schedules") {
+TEST_CASE("acoustic with a velocity field (32 x 32, Dirichlet): receivers' misfit, adjoint = tangent, differences, Taylor, schedules") {
   const Grid grid({32, 32}, {1.0, 1.0}, {Boundary::dirichlet, Boundary::dirichlet});
   const models::Acoustic model(grid, {26 * 32 + 16, 5.0, 0.2, 1.0});  // a source near the top
   IntegrateOptions options;
@@ -131,6 +134,6 @@ TEST_CASE("acoustic with a velocity field (32 x 32, Dirichlet): receivers' misfi
   REQUIRE(adjoint.ok());
   CHECK(adjoint.value > 0.0);  // the wave reached the receivers
   testing::check_against_tangent(problem, adjoint, 3);
-  check_taylor_in_the_field(problem, 0.05);
+  check_in_a_field_direction(problem, adjoint, 0.05);
   check_schedules(problem);
 }

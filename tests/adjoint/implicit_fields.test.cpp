@@ -2,8 +2,8 @@
 // explicit step limit is far below the accuracy the user needs). The Newton and stage
 // matrices are factored by sparse LU on the stencils' footprints, chosen automatically;
 // the discrete adjoint through them against the forward tangent of the same solver,
-// central differences, Taylor remainders in a random direction of the parameter field,
-// dense LU, and bitwise across checkpoint schedules.
+// central differences (the scalar, and a random direction of the parameter field),
+// Taylor remainders in that direction, dense LU, and bitwise across checkpoint schedules.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -106,6 +106,7 @@ TEST_CASE("implicit heat with a conductivity field (24 x 20, Dirichlet x Neumann
 
     auto v_p = testing::random_direction(problem.p.size(), 5);
     for (std::size_t i = 0; i < v_p.size(); ++i) v_p[i] *= 0.05 * problem.p[i];
+    testing::check_field_direction_by_differences(problem, adjoint, v_p);
     const TaylorTestReport taylor = taylor_test(problem, v_p, {}, 0.5);
     CAPTURE(taylor.min_rate);
     CHECK(taylor.min_rate >= 1.95);
