@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/apps/run_cli.hpp"
+#include "tests/h5_read.hpp"
 
 namespace fs = std::filesystem;
 
@@ -96,16 +97,7 @@ TEST_CASE("fit recovers the examples' true parameters within 2 standard errors")
     H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
     H5Dclose(set);
     // The covariance in the parameters' own units: its diagonal gives the standard errors.
-    const auto read = [&](const char* name) {
-      const hid_t data = H5Dopen2(file, name, H5P_DEFAULT);
-      REQUIRE(data >= 0);
-      const hid_t space = H5Dget_space(data);
-      std::vector<double> values(std::size_t(H5Sget_simple_extent_npoints(space)));
-      H5Dread(data, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-      H5Sclose(space);
-      H5Dclose(data);
-      return values;
-    };
+    const auto read = [&](const char* name) { return read_dataset(file, name); };
     const std::vector<double> errors = read("parameters/standard_error"), covariance = read("parameters/covariance"),
                               correlation = read("parameters/correlation");
     const std::size_t q = truth.size();

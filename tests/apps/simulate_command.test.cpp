@@ -20,7 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "tests/apps/run_cli.hpp"
-#include "tests/h5_text.hpp"
+#include "tests/h5_read.hpp"
 
 namespace fs = std::filesystem;
 
@@ -519,13 +519,7 @@ namespace {
 std::vector<double> read_doubles(const fs::path& path, const char* dataset) {
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
-  const hid_t set = H5Dopen2(file, dataset, H5P_DEFAULT);
-  REQUIRE(set >= 0);
-  const hid_t space = H5Dget_space(set);
-  std::vector<double> values(std::size_t(H5Sget_simple_extent_npoints(space)));
-  H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values.data());
-  H5Sclose(space);
-  H5Dclose(set);
+  std::vector<double> values = read_dataset(file, dataset);
   H5Fclose(file);
   return values;
 }

@@ -8,7 +8,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "tests/h5_text.hpp"
+#include "tests/h5_read.hpp"
 
 using namespace backsweep;
 namespace fs = std::filesystem;
