@@ -47,8 +47,7 @@ template <Model M>
 class ModelSystem final : public OdeSystem {
  public:
   // Sparse for a model that declares its pattern, where `linear_solver` asks for it or
-  // sparse_lu_pays() (a model augmented with a running cost's quadrature declares none:
-  // dense).
+  // is automatic and sparse_lu_pays().
   ModelSystem(const M& model, const double* p, LinearSolver linear_solver = LinearSolver::automatic)
       : model_(model), p_(p), derivatives_(model), n_(state_size(model)), np_(backsweep::param_size(model)) {
     if constexpr (HasSparsityPattern<M>) {

@@ -25,9 +25,9 @@
 // converged stage equations.
 //
 // Models that declare their sparsity pattern get sparse Jacobians (coloured Dual sweeps)
-// and sparse LU factorizations (solvers/sparse_lu.hpp) for every matrix on double, unless
-// NewtonOptions::linear_solver says dense; a Dual reverse (Hessian-vector products)
-// takes the dense way.
+// and sparse LU factorizations (solvers/sparse_lu.hpp) for every matrix on double where
+// NewtonOptions::linear_solver asks for sparse, or is automatic and sparse_lu_pays(); a
+// Dual reverse (Hessian-vector products) takes the dense way.
 #include <cmath>
 #include <cstddef>
 #include <limits>

@@ -1,6 +1,7 @@
 #include "io/detail/grid_sections.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 
@@ -112,8 +113,11 @@ std::string read_vti_field(const std::filesystem::path& path, const std::string&
   for (std::size_t v = 3; v-- > 0;)
     if (v < grid.axes() || image.dimensions[v] != 1) shape.push_back(image.dimensions[v]);
   const std::vector<hsize_t> expected(grid.shape().begin(), grid.shape().end());
-  if (shape != expected || image.values.size() != grid.points())
+  if (shape != expected)
     return "point array '" + array + "' has shape " + shape_text(shape) + "; the grid's is " + shape_text(expected);
+  if (image.values.size() != grid.points())
+    return "point array '" + array + "' holds " + std::to_string(image.values.size()) + " values for " +
+           std::to_string(grid.points()) + " points";
   std::copy(image.values.begin(), image.values.end(), values);
   return "";
 }
@@ -130,7 +134,9 @@ void read_field_file(const TomlSection& section, const std::string& name, const 
   const std::filesystem::path path =
       (std::filesystem::path(config_file).parent_path() / from.string("file", "")).lexically_normal();
   if (!std::filesystem::is_regular_file(path)) section.fail(name, "no such file: " + path.string());
-  const bool vti = path.extension() == ".vti";
+  std::string extension = path.extension().string();
+  for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
+  const bool vti = extension == ".vti";
   if (vti && from.has("dataset"))
     from.fail("dataset", "is for HDF5 files; a .vti file names its point array: array = \"...\"");
   if (!vti && from.has("array")) from.fail("array", "is for .vti files; an HDF5 file names its dataset: dataset = \"...\"");

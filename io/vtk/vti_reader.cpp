@@ -1,5 +1,9 @@
 #include "io/vtk/vti_reader.hpp"
 
+#include <string>
+
+#include <vtkCallbackCommand.h>
+#include <vtkCommand.h>
 #include <vtkDataArray.h>
 #include <vtkImageData.h>
 #include <vtkNew.h>
@@ -8,22 +12,39 @@
 #include <vtkXMLImageDataReader.h>
 
 namespace backsweep {
+namespace {
+
+// The reader reports a file it cannot parse by an error event, not by GetErrorCode()
+// (and, with an observer, prints nothing itself): keeps the first message's text, without VTK's "ERROR: In <file>, line <n>" and
+// "vtkXMLImageDataReader (0x...): " prefixes.
+void keep_first_error(vtkObject*, unsigned long, void* kept, void* message) {
+  auto& text = *static_cast<std::string*>(kept);
+  if (!text.empty() || !message) return;
+  text = static_cast<const char*>(message);
+  if (const auto at = text.rfind("): "); at != std::string::npos) text.erase(0, at + 3);
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  if (text.empty()) text = "unreadable";
+}
+
+}  // namespace
 
 ImageArray read_vti_array(const std::string& path, const std::string& array) {
   ImageArray result;
   vtkNew<vtkXMLImageDataReader> reader;
-  // VTK's own messages go to stderr; ours says what went wrong, by key.
-  const bool warnings = vtkObject::GetGlobalWarningDisplay();
-  vtkObject::GlobalWarningDisplayOff();
   const bool readable = reader->CanReadFile(path.c_str()) != 0;
+  std::string error;
   if (readable) {
+    vtkNew<vtkCallbackCommand> on_error;
+    on_error->SetCallback(keep_first_error);
+    on_error->SetClientData(&error);
+    reader->AddObserver(vtkCommand::ErrorEvent, on_error);
     reader->SetFileName(path.c_str());
     reader->Update();
   }
-  vtkObject::SetGlobalWarningDisplay(warnings);
   vtkImageData* image = readable ? reader->GetOutput() : nullptr;
-  if (!image || reader->GetErrorCode() != 0) {
+  if (!image || !error.empty() || reader->GetErrorCode() != 0) {
     result.problem = "cannot read " + path + " as VTK ImageData (.vti)";
+    if (!error.empty()) result.problem += ": " + error;
     return result;
   }
   vtkPointData* points = image->GetPointData();

@@ -556,6 +556,8 @@ TEST_CASE("initial fields from VTK ImageData: a run goes on from another's last 
   small.replace(small.find("shape    = [64, 64]"), 19, "shape    = [32, 48]");
   REQUIRE(run("simulate " + write_config("gs_small.toml", small).string()).exit_code == 0);
   std::ofstream(scratch() / "not_an_image.vti") << "<VTKFile type=\"PolyData\">\n";
+  const std::string whole = slurp(scratch() / "first" / "states" / "states_1.vti");
+  std::ofstream(scratch() / "truncated.vti") << whole.substr(0, whole.size() / 2);
   struct Case {
     std::string source, key, says;
   };
@@ -563,7 +565,8 @@ TEST_CASE("initial fields from VTK ImageData: a run goes on from another's last 
        {Case{"{ file = \"small/states/states_1.vti\" }", "initial.u", "has shape [32, 48]; the grid's is [64, 64]"},
         Case{"{ file = \"first/states/states_1.vti\", array = \"w\" }", "initial.u", "no point array 'w' in"},
         Case{"{ file = \"first/states/states_1.vti\", dataset = \"u\" }", "initial.u.dataset", "names its point array"},
-        Case{"{ file = \"not_an_image.vti\" }", "initial.u", "as VTK ImageData"}}) {
+        Case{"{ file = \"not_an_image.vti\" }", "initial.u", "as VTK ImageData"},
+        Case{"{ file = \"truncated.vti\" }", "initial.u", "as VTK ImageData"}}) {
     CAPTURE(c.says);
     const std::string config = gray_scott("5.0", "bad", "u = " + c.source + "\nv = 0");
     const CliRun bad = run("simulate " + write_config("gs_bad.toml", config).string() + " --json");

@@ -324,7 +324,7 @@ TEST_CASE("on a grid, a config model's pattern is its stencils' footprints, as t
     const ExpressionModel switched = ExpressionModel::parse(FieldEquations(grid, {"u"}, {}, 1), {"c"},
                                                             {"lap(u) + if(u > 0.5, c*u, 0)"});
     const SparsityPattern both = switched.sparsity();
-    for (double level : {0.2, 0.9}) check_against_dense(switched, both, 0.0, point(n, level), {2.0});
+    for (double phase : {0.2, 0.9}) check_against_dense(switched, both, 0.0, point(n, phase), {2.0});
   }
   const Grid cube({4, 3, 5}, {1.0, 1.0, 1.0}, {Boundary::neumann, Boundary::periodic, Boundary::dirichlet});
   const models::AdvectionDiffusion advection(cube);
