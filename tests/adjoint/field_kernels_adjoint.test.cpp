@@ -72,7 +72,7 @@ void check_in_a_field_direction(const Problem& problem, const GradientResult<dou
                                 double first_epsilon = 0.5) {
   auto v_p = testing::random_direction(problem.p.size(), 5);
   for (std::size_t i = 0; i < v_p.size(); ++i) v_p[i] *= 0.05 * problem.p[i];
-  testing::check_field_direction_by_differences(problem, adjoint, v_p);
+  testing::check_direction_by_differences(problem, adjoint, v_p);
   const TaylorTestReport taylor = taylor_test(problem, v_p, {}, first_epsilon);
   CAPTURE(taylor.min_rate);
   CHECK(taylor.ok);
