@@ -229,7 +229,7 @@ class GradientRun {
   double first_step(const Vector& y) {
     if (options_.initial_step > 0.0) return options_.initial_step;
     return initial_step(stepper_, options_.t0, options_.t1 - options_.t0, y.data(), p_.data(),
-                        options_, stepper_.traits().order);
+                        options_.rtol, options_.atol, stepper_.traits().order);
   }
 
   // One forward solve keeping every step (slot n holds step n's record, or its state

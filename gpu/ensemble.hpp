@@ -1,28 +1,23 @@
 #pragma once
 // Ensembles: the gradients of many members of one problem, each with its own initial
 // state and parameters, the members in parallel on Thrust's device system, one thread a
-// member. On the OpenMP system a member's thread runs the engine itself (gradient() on the
-// CPU algebra), with the member's own step sequence, fixed or adaptive, and its own
-// checkpoints: every member's gradient is bitwise the one a serial run gives.
-//
-// Under CUDA a member per GPU thread needs a stepper that keeps its stages in registers
-// and a step controller in device code; that is not built yet, and this header is for
-// the OpenMP system only.
+// member, each with its own step sequence, fixed or adaptive, and its own checkpoints.
+//   - On the OpenMP system a member's thread runs the engine itself (gradient() on the
+//     CPU algebra), any checkpointing in memory: every member's gradient is bitwise the
+//     one a serial run gives.
+//   - Under CUDA the engine's host sweep cannot run in a GPU thread: members run
+//     member_gradients (gpu/member_sweep.hpp), store-all inside the thread, for the
+//     problems it takes (explicit methods, static sizes, a terminal objective).
 #include <cstddef>
 #include <exception>
 #include <vector>
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "gpu/member_loop.hpp"
+#include "gpu/member_sweep.hpp"
 #include "gpu/thrust_algebra.hpp"
 
-static_assert(!BACKSWEEP_THRUST_CUDA, "ensembles run on Thrust's OpenMP system (see gpu/ensemble.hpp)");
-
 namespace backsweep::gpu {
-
-struct EnsembleMember {
-  std::vector<double> y0, p;
-};
 
 namespace detail {
 
@@ -50,6 +45,10 @@ template <Model M, class Obj>
 std::vector<GradientResult<double>> ensemble_gradients(const GradientProblem<M, Obj>& problem,
                                                        const std::vector<EnsembleMember>& members,
                                                        const CheckpointOptions& checkpointing = {}) {
+#if BACKSWEEP_THRUST_CUDA
+  (void)checkpointing;  // a member's thread keeps every step
+  return member_gradients(problem, members);
+#else
   std::vector<GradientResult<double>> results(members.size());
   if (checkpointing.disk || checkpointing.disk_slots ||
       checkpointing.schedule == CheckpointOptions::Schedule::two_level) {
@@ -62,6 +61,7 @@ std::vector<GradientResult<double>> ensemble_gradients(const GradientProblem<M, 
   for_each_member(members.size(),
                   detail::MemberGradient<M, Obj>{&problem, members.data(), &checkpointing, results.data()});
   return results;
+#endif
 }
 
 }  // namespace backsweep::gpu

@@ -3,12 +3,18 @@
 // Thrust's device system, one thread a member. On the OpenMP system that is a parallel
 // loop over host threads; `work` runs host code and must not throw.
 #include <cstddef>
+#include <vector>
 
 #include <thrust/execution_policy.h>
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
 namespace backsweep::gpu {
+
+// One member of an ensemble: its initial state and parameters.
+struct EnsembleMember {
+  std::vector<double> y0, p;
+};
 
 template <class Work>
 void for_each_member(std::size_t count, const Work& work) {

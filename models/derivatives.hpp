@@ -19,8 +19,10 @@
 // V is the scalar the derivatives are taken in: double normally, or a Dual when the
 // derivatives themselves must be differentiated (Hessian-vector products).
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "models/dual.hpp"
@@ -49,7 +51,7 @@ class Derivatives {
  public:
   using LaneN = Dual<V, kDerivativeLanes>;
 
-  explicit Derivatives(const M& model)
+  BACKSWEEP_HOST_DEVICE_TEMPLATE explicit Derivatives(const M& model)
       : model_(model), n_(backsweep::state_size(model)), np_(backsweep::param_size(model)) {}
   Derivatives(const M&&) = delete;  // refers to the model: it must outlive this
 
@@ -59,11 +61,10 @@ class Derivatives {
   std::size_t param_size() const { return np_; }
 
   // vjp_y = lambdaᵀ df/dy and vjp_p = lambdaᵀ df/dp (overwritten; vjp_p may be null).
-  BACKSWEEP_INLINE void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
     if constexpr (kHand) {
       if (vjp_p) return model_.vjp(t, y, p, lambda, vjp_y, vjp_p);
-      if (no_p_.size() < np_) no_p_.resize(np_);
-      return model_.vjp(t, y, p, lambda, vjp_y, no_p_.data());
+      return model_.vjp(t, y, p, lambda, vjp_y, room(no_p_, np_));
     } else if constexpr (kTaped) {
       model_.vjp(tape_, t, y, p, lambda, vjp_y, vjp_p);
     } else if constexpr (kCanBeSparse) {
@@ -78,8 +79,7 @@ class Derivatives {
   // from Dual lanes. Implicit methods build their Newton and stage matrices from it.
   void jacobian(V t, const V* y, const V* p, V* dfdy) {
     if constexpr (HasHandJacobian<M> && std::is_same_v<V, double>) {
-      if (no_p_.size() < n_ * np_) no_p_.resize(n_ * np_);
-      model_.jacobian(t, y, p, dfdy, no_p_.data());
+      model_.jacobian(t, y, p, dfdy, room(no_p_, n_ * np_));
     } else {
       derived_jacobian(t, y, p, dfdy, nullptr);
     }
@@ -144,11 +144,9 @@ class Derivatives {
   // Evaluates f with lanes seeded on columns [first, first + lanes) of [y, p]. The lane
   // buffers are sized on first use: a model differentiated another way never pays for them.
   void evaluate_columns(V t, const V* y, const V* p, std::size_t first) {
-    if (yn_.size() != n_) {
-      yn_.resize(n_);
-      pn_.resize(np_);
-      fn_.resize(n_);
-    }
+    room(yn_, n_);
+    room(pn_, np_);
+    room(fn_, n_);
     for (std::size_t i = 0; i < n_; ++i) yn_[i] = LaneN(y[i]);
     for (std::size_t j = 0; j < np_; ++j) pn_[j] = LaneN(p[j]);
     for (int k = 0; k < kDerivativeLanes; ++k) {
@@ -166,11 +164,35 @@ class Derivatives {
     else return NoTape{};
   }
 
+  // Buffers: arrays for small models of compile-time size (nothing on the heap, so such a
+  // model's Derivatives is built inside a GPU thread too), else vectors sized on first use.
+  static constexpr bool kFixed = [] {
+    if constexpr (HasStaticSizes<M>) return M::n_state <= 64 && M::n_param <= 64;
+    else return false;
+  }();
+  template <class U, std::size_t N>
+  using Buffer = std::conditional_t<kFixed, std::array<U, N>, std::vector<U>>;
+  static constexpr std::size_t kN = kFixed ? static_state_size<M> : 0;
+  static constexpr std::size_t kNp = [] {
+    if constexpr (kFixed) return std::size_t{M::n_param};
+    else return std::size_t{0};
+  }();
+  // The buffer's data, grown to hold `count` values where it is a vector.
+  BACKSWEEP_EXEC_CHECK_DISABLE
+  template <class B>
+  BACKSWEEP_HOST_DEVICE static auto* room(B& buffer, std::size_t count) {
+    if constexpr (!kFixed)
+      if (buffer.size() < count) buffer.resize(count);
+    return buffer.data();
+  }
+  struct NoSparse {};
+
   const M& model_;
   std::size_t n_, np_;
-  std::vector<LaneN> yn_, pn_, fn_;
-  std::optional<SparseJacobian<M, V>> sparse_;
-  std::vector<V> no_p_;  // a hand-written vjp always writes vjp_p
+  Buffer<LaneN, kN> yn_, fn_;
+  Buffer<LaneN, kNp> pn_;
+  std::conditional_t<kCanBeSparse, std::optional<SparseJacobian<M, V>>, NoSparse> sparse_;
+  Buffer<V, kN * kNp + 1> no_p_;  // a hand-written vjp always writes vjp_p
   decltype(tape_type<M>()) tape_;
 };
 

@@ -8,7 +8,7 @@
 #   scripts/gpu_check.sh --run DIR       run what --pack built (on the GPU machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(test_gpu_thrust_backend_cuda bench_backend_gray_scott_cuda)
+targets=(test_gpu_thrust_backend_cuda bench_backend_gray_scott_cuda bench_ensemble_lorenz_cuda)
 
 build() {  # build(folder, CUDA architectures)
   cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DBACKSWEEP_CUDA=ON -DBACKSWEEP_WERROR=ON \
@@ -16,10 +16,11 @@ build() {  # build(folder, CUDA architectures)
   cmake --build "$1" -j"$(nproc)" --target "${targets[@]}"
 }
 
-run() {  # run(test binary, bench binary)
+run() {  # run(folder holding the test and the benchmarks)
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-  "$1"
-  "$2"
+  "$1/test_gpu_thrust_backend_cuda"
+  "$1/bench_backend_gray_scott_cuda"
+  "$1/bench_ensemble_lorenz_cuda"
 }
 
 case "${1:-}" in
@@ -27,17 +28,18 @@ case "${1:-}" in
     out=${2:?--pack needs a folder}
     mkdir -p "$out/lib"
     build "$out/build" 90
-    cp "$out/build/tests/test_gpu_thrust_backend_cuda" "$out/build/bench/bench_backend_gray_scott_cuda" "$out/"
+    cp "$out/build/tests/test_gpu_thrust_backend_cuda" "$out"/build/bench/bench_*_cuda "$out/"
     # The shared libraries outside the C++ and CUDA runtimes.
-    ldd "$out"/test_gpu_thrust_backend_cuda "$out"/bench_backend_gray_scott_cuda |
+    ldd "$out"/*_cuda |
       awk '/sundials|klu|amd|colamd|btf|suitesparse|cholmod|gomp|blas|lapack|gfortran|quadmath/ {print $3}' |
       sort -u | xargs -r cp -L -t "$out/lib"
     rm -rf "$out/build" ;;
   --run)
     dir=${2:?--run needs a folder}
     LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-      run "$dir/test_gpu_thrust_backend_cuda" "$dir/bench_backend_gray_scott_cuda" ;;
+      run "$dir" ;;
   *)
     build build-gpu native
-    run build-gpu/tests/test_gpu_thrust_backend_cuda build-gpu/bench/bench_backend_gray_scott_cuda ;;
+    cp build-gpu/tests/test_gpu_thrust_backend_cuda build-gpu/bench/bench_*_cuda build-gpu/
+    run build-gpu ;;
 esac

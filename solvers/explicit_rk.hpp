@@ -39,12 +39,14 @@ class ExplicitRK {
   using algebra_type = A;
   using model_type = M;
 
-  ExplicitRK(const M& model, const ButcherTableau& tableau)
+  BACKSWEEP_HOST_DEVICE_TEMPLATE ExplicitRK(const M& model, const ButcherTableau& tableau)
       : model_(model), tableau_(tableau), n_(backsweep::state_size(model)),
         np_(backsweep::param_size(model)), slopes_(std::size_t(tableau.stages) * n_),
         derivatives_(model) {
+#if !defined(__CUDA_ARCH__)  // a kernel's stepper is built from a tableau checked on the host
     if (tableau.stages < 1 || tableau.stages > kMaxStages)
       throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
+#endif
     // Which stages an adjoint flows into (kbar_i != 0): those with b_i != 0 or read by a
     // stage that has one. It depends on the tableau alone, so it is found once here.
     const int s = tableau.stages;
@@ -66,19 +68,19 @@ class ExplicitRK {
   StepperTraits traits() const {
     return {tableau_.name, tableau_.order, tableau_.embedded_order, false};
   }
-  const M& model() const { return model_; }
-  std::size_t state_size() const {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE const M& model() const { return model_; }
+  BACKSWEEP_HOST_DEVICE_TEMPLATE std::size_t state_size() const {
     if constexpr (kStatic > 0) return kStatic;
     else return n_;
   }
-  std::size_t param_size() const {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE std::size_t param_size() const {
     if constexpr (HasStaticSizes<M>) return M::n_param;
     else return np_;
   }
 
   // y_next = Phi(y); with `error`, also the embedded error estimate (the tableau must have
   // one). y_next may not alias y.
-  BACKSWEEP_INLINE void step(const StepInterval& step, const T* y, const T* p, T* y_next,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void step(const StepInterval& step, const T* y, const T* p, T* y_next,
                              T* error = nullptr) {
     if constexpr (kLocal) {
       T slopes[kMaxStages * kStatic], stage[kStatic];
@@ -97,21 +99,21 @@ class ExplicitRK {
   }
 
   // The step just taken was accepted: a FSAL tableau starts the next from its last slope.
-  void accept() {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE void accept() {
     if (!tableau_.fsal) return;
     const std::size_t n = state_size();
     backsweep::copy<A>(n, slope(slopes_.data(), tableau_.stages - 1), slopes_.data());
     first_slope_known_ = true;
   }
   // The step was rejected: the retry starts from the same state, so k_1 still holds.
-  void reject() { first_slope_known_ = true; }
+  BACKSWEEP_HOST_DEVICE_TEMPLATE void reject() { first_slope_known_ = true; }
   // The next step starts from a state this stepper has not seen.
-  void restart() { first_slope_known_ = false; }
+  BACKSWEEP_HOST_DEVICE_TEMPLATE void restart() { first_slope_known_ = false; }
 
   // lambda: lambda_{n+1} in, lambda_n out; mu = (dPhi/dp)ᵀ lambda_{n+1} (overwritten).
   // The stage states are recomputed from y. Leaves the carried slope alone: forward
   // stepping after a reverse needs restart().
-  BACKSWEEP_INLINE void reverse(const StepInterval& step, const T* y, const T* p, T* lambda,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void reverse(const StepInterval& step, const T* y, const T* p, T* lambda,
                                 T* mu) {
     with_reverse_work([&](T* states, T* slopes, T* adjoints, T* kbar, T* pbar) {
       const T* stage_state[kMaxStages] = {y};
@@ -138,7 +140,7 @@ class ExplicitRK {
   }
 
   // f(t, y; p), counted with the stage evaluations.
-  BACKSWEEP_INLINE void evaluate(double t, const T* y, const T* p, T* dydt) {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void evaluate(double t, const T* y, const T* p, T* dydt) {
     model_(T(t), y, p, dydt);
     ++rhs_evaluations_;
   }
@@ -176,22 +178,22 @@ class ExplicitRK {
   };
 
  private:
-  BACKSWEEP_INLINE T* slope(T* slopes, int i) const {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE T* slope(T* slopes, int i) const {
     return slopes + std::size_t(i) * state_size();
   }
-  BACKSWEEP_INLINE double stage_time(const StepInterval& step, int i) const {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE double stage_time(const StepInterval& step, int i) const {
     const double c = tableau_.c[i];
     return c == 1.0 ? step.t_next : step.t + c * step.h;
   }
 
   // out = base + h sum_{j < count} weight_j k_j over the stage slopes.
-  BACKSWEEP_INLINE void combine(const T* base, const double* weight, int count, double h,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void combine(const T* base, const double* weight, int count, double h,
                                 const T* slopes, T* out) const {
     const std::size_t n = state_size();
     A::for_each(n, detail::WeightedSum<T>{base, slopes, n, weight, count, h, out});
   }
 
-  BACKSWEEP_INLINE void forward(const StepInterval& step, const T* y, const T* p, T* y_next,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void forward(const StepInterval& step, const T* y, const T* p, T* y_next,
                                 T* error, T* slopes, T* stage) {
     const int s = tableau_.stages;
     if (s > kMaxStages) __builtin_unreachable();  // checked by the constructor
@@ -214,8 +216,9 @@ BACKSWEEP_UNROLL
 
   // Work buffers of the reverse: local arrays for small static models, else members
   // sized on first use.
+  BACKSWEEP_EXEC_CHECK_DISABLE
   template <class F>
-  BACKSWEEP_INLINE void with_reverse_work(F&& f) {
+  BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void with_reverse_work(F&& f) {
     if constexpr (kLocal) {
       constexpr std::size_t kStages = kMaxStages * kStatic;
       T states[kStages], slopes[kStages], adjoints[kStages], kbar[kStatic];
@@ -231,7 +234,7 @@ BACKSWEEP_UNROLL
   }
 
   // The stage states the reverse needs (Y_0 = y is in place), from y alone.
-  BACKSWEEP_INLINE void recompute_stages(const StepInterval& step, const T* y, const T* p,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void recompute_stages(const StepInterval& step, const T* y, const T* p,
                                          T* states, T* slopes, const T** stage_state) {
     const int s = tableau_.stages;
     if (s > kMaxStages) __builtin_unreachable();
@@ -248,7 +251,7 @@ BACKSWEEP_UNROLL
 
   // Small models reverse with the stage count as a compile-time constant: the stage
   // loops then unroll fully, which takes a fifth off their reverse (bench/adjoint_lorenz).
-  BACKSWEEP_INLINE void reverse_stages(const StepInterval& step, const T* const* stage_state,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void reverse_stages(const StepInterval& step, const T* const* stage_state,
                                        const T* p, T* lambda, T* mu, T* adjoints, T* kbar,
                                        T* pbar) {
     if constexpr (kLocal) {
@@ -266,8 +269,9 @@ BACKSWEEP_UNROLL
 
   // Not [[gnu::flatten]]: that saved about 3% of the reverse (bench/adjoint_lorenz) and
   // cost 2.7 times the compile time of every translation unit that takes a gradient.
+  BACKSWEEP_EXEC_CHECK_DISABLE
   template <int kStages>  // 0: the tableau's, read at run time
-  void reverse_stages(const StepInterval& step, const T* const* stage_state, const T* p,
+  BACKSWEEP_HOST_DEVICE void reverse_stages(const StepInterval& step, const T* const* stage_state, const T* p,
                       T* lambda, T* mu, T* adjoints, T* kbar, T* pbar) {
     const int s = kStages > 0 ? kStages : tableau_.stages;
     if (s > kMaxStages) __builtin_unreachable();

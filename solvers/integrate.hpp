@@ -32,15 +32,16 @@ struct NoStepHook {
 namespace detail {
 
 // Hairer-Wanner's starting step (Solving ODEs I, II.4): two RHS evaluations.
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Stepper S, class T>
-double initial_step(S& stepper, double t0, double span, const T* y, const T* p,
-                    const IntegrateOptions& options, int order) {
+BACKSWEEP_HOST_DEVICE double initial_step(S& stepper, double t0, double span, const T* y,
+                                                   const T* p, double rtol, double atol, int order) {
   using A = typename S::algebra_type;
   const std::size_t n = stepper.state_size();
   typename A::template vector<T> f0(n), y1(n), f1(n);
   stepper.evaluate(t0, y, p, f0.data());
   auto scaled_norm = [&](const T* v) {
-    return scaled_rms_norm<A>(n, v, y, options.rtol, options.atol);
+    return scaled_rms_norm<A>(n, v, y, rtol, atol);
   };
   const double d0 = scaled_norm(y), d1 = scaled_norm(f0.data());
   double h0 = (d0 < 1e-5 || d1 < 1e-5) ? 1e-6 : 0.01 * d0 / d1;
@@ -52,7 +53,7 @@ double initial_step(S& stepper, double t0, double span, const T* y, const T* p,
   const double d2 = scaled_norm(f1.data()) / h0;
   const double h1 = std::max(d1, d2) <= 1e-15 ? std::max(1e-6, h0 * 1e-3)
                                               : std::pow(0.01 / std::max(d1, d2), 1.0 / (order + 1));
-  return std::min({100.0 * h0, h1, span});
+  return std::min(std::min(100.0 * h0, h1), span);
 }
 
 // One integration. The fixed and adaptive loops are separate functions so that each
@@ -136,8 +137,8 @@ class Integration {
     std::size_t steps = 0;
     double h = options_.initial_step;
     if (h == 0.0)
-      h = initial_step(stepper_, options_.t0, options_.t1 - options_.t0, y_, p_, options_,
-                       traits.order);
+      h = initial_step(stepper_, options_.t0, options_.t1 - options_.t0, y_, p_, options_.rtol,
+                       options_.atol, traits.order);
     AdaptiveState state = grid.start(h);
     StepInterval tried;
     while (!grid.done(state)) {

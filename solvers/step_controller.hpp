@@ -5,28 +5,31 @@
 #include <algorithm>
 #include <cmath>
 
+#include "models/host_device.hpp"
+
 namespace backsweep {
 
 class PIController {
  public:
   // `order` is min(order, embedded order) + 1: the exponent of the local error.
-  explicit PIController(int order)
+  BACKSWEEP_HOST_DEVICE explicit PIController(int order)
       : alpha_(0.7 / order), beta_(0.4 / order), reject_exponent_(1.0 / order) {}
 
   // The factor for the next step after a step with error norm `norm` (accepted when
   // norm <= 1).
-  double factor(double norm) {
+  BACKSWEEP_HOST_DEVICE double factor(double norm) {
     if (norm <= 1.0) {
       const double n = std::max(norm, 1e-10);
       double f = kSafety * std::pow(n, -alpha_) * std::pow(previous_norm_, beta_);
-      f = std::clamp(f, kMinFactor, last_rejected_ ? 1.0 : kMaxFactor);
+      // double{...}: a copy, since device code cannot bind a reference to a host constant.
+      f = std::clamp(f, double{kMinFactor}, last_rejected_ ? 1.0 : kMaxFactor);
       previous_norm_ = std::max(norm, 1e-4);
       last_rejected_ = false;
       return f;
     }
     last_rejected_ = true;
     if (!std::isfinite(norm)) return kMinFactor;
-    return std::clamp(kSafety * std::pow(norm, -reject_exponent_), kMinFactor, 1.0);
+    return std::clamp(kSafety * std::pow(norm, -reject_exponent_), double{kMinFactor}, 1.0);
   }
 
  private:

@@ -28,13 +28,13 @@ inline std::vector<double> stop_times(const IntegrateOptions& options) {
 // The number of even fixed steps, no longer than `step`, that cover `span` and end
 // exactly on its end; 0 when that needs more than `budget` steps (checked before any
 // cast, so a tiny step cannot overflow).
-inline std::size_t even_step_count(double span, double step, std::size_t budget) {
+BACKSWEEP_HOST_DEVICE inline std::size_t even_step_count(double span, double step, std::size_t budget) {
   const double wanted = std::max(1.0, std::ceil(span / step * (1.0 - 1e-12)));
   return wanted <= double(budget) ? static_cast<std::size_t>(wanted) : 0;
 }
 
 // Step k of uniform steps of size h from t_start.
-inline StepInterval uniform_step(double t_start, double h, std::size_t k) {
+BACKSWEEP_HOST_DEVICE inline StepInterval uniform_step(double t_start, double h, std::size_t k) {
   return {t_start + double(k) * h, h, t_start + double(k + 1) * h};
 }
 

@@ -149,44 +149,51 @@ struct ScaledSquared {
 
 }  // namespace detail
 
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-BACKSWEEP_INLINE void copy(std::size_t n, const T* from, T* to) {
+BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void copy(std::size_t n, const T* from, T* to) {
   A::for_each(n, detail::Copy<T>{from, to});
 }
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-void fill(std::size_t n, const T& value, T* to) {
+BACKSWEEP_HOST_DEVICE void fill(std::size_t n, const T& value, T* to) {
   A::for_each(n, detail::Fill<T>{value, to});
 }
 // y += x
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-BACKSWEEP_INLINE void add(std::size_t n, const T* x, T* y) {
+BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void add(std::size_t n, const T* x, T* y) {
   A::for_each(n, detail::Add<T>{x, y});
 }
 // y += a x
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-BACKSWEEP_INLINE void axpy(std::size_t n, double a, const T* x, T* y) {
+BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE void axpy(std::size_t n, double a, const T* x, T* y) {
   A::for_each(n, detail::Axpy<T>{a, x, y});
 }
 
 // sum_i value(x_i)^2
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-double squared_norm(std::size_t n, const T* x) {
+BACKSWEEP_HOST_DEVICE double squared_norm(std::size_t n, const T* x) {
   return A::sum(n, detail::SquaredValue<T>{x});
 }
 
 // The first component that is NaN or Inf (in its value or any tangent lane), or n when
 // all are finite. Fast path: one sum of the values (NaN or Inf anywhere makes it
 // non-finite); only then, or for Dual lanes, is x scanned.
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-std::size_t first_non_finite(std::size_t n, const T* x) {
+BACKSWEEP_HOST_DEVICE std::size_t first_non_finite(std::size_t n, const T* x) {
   if (std::isfinite(A::sum(n, detail::Value<T>{x})) && !is_dual_v<T>) return n;
   return A::first_index(n, detail::NotFinite<T>{x});
 }
 
 // sqrt(mean_i (error_i / (atol + rtol max(|y_i|, |y_next_i|)))^2), the weighted RMS norm
 // of an embedded error estimate; +inf when not finite.
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-double error_norm(std::size_t n, const T* error, const T* y, const T* y_next, double rtol,
+BACKSWEEP_HOST_DEVICE double error_norm(std::size_t n, const T* error, const T* y, const T* y_next, double rtol,
                   double atol) {
   const double sum = A::sum(n, detail::ScaledErrorSquared<T>{error, y, y_next, rtol, atol});
   const double norm = std::sqrt(sum / double(n));
@@ -194,8 +201,9 @@ double error_norm(std::size_t n, const T* error, const T* y, const T* y_next, do
 }
 
 // sqrt(mean_i (v_i / (atol + rtol |y_i|))^2), skipping components whose scale is 0.
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-double scaled_rms_norm(std::size_t n, const T* v, const T* y, double rtol, double atol) {
+BACKSWEEP_HOST_DEVICE double scaled_rms_norm(std::size_t n, const T* v, const T* y, double rtol, double atol) {
   return std::sqrt(A::sum(n, detail::ScaledSquared<T>{v, y, rtol, atol}) / double(n));
 }
 

@@ -155,6 +155,16 @@ std::vector<V> through_initial_state(const Initial& initial, std::size_t n, cons
   return grad;
 }
 
+// sum += x by Neumaier's compensated summation (the total is sum + compensation).
+template <class V>
+BACKSWEEP_HOST_DEVICE void compensated_add(V& sum, V& compensation, const V& x) {
+  using std::abs;
+  const V t = sum + x;
+  if (abs(sum) >= abs(x)) compensation += (sum - t) + x;
+  else compensation += (x - t) + sum;
+  sum = t;
+}
+
 // Neumaier's compensated summation, component-wise: long sums of small parameter
 // contributions keep their accuracy.
 template <class V, Algebra A = CpuAlgebra>
@@ -166,26 +176,17 @@ class CompensatedSum {
   BACKSWEEP_INLINE void add(std::size_t n, const V* x) {
     A::for_each(n, Add{sum_.data(), compensation_.data(), x});
   }
-  void add(std::size_t i, const V& x) { accumulate(sum_[i], compensation_[i], x); }
+  void add(std::size_t i, const V& x) { compensated_add(sum_[i], compensation_[i], x); }
   V total(std::size_t i) const { return sum_[i] + compensation_[i]; }
   std::size_t size() const { return sum_.size(); }
 
- private:
-  BACKSWEEP_HOST_DEVICE static void accumulate(V& sum, V& compensation, const V& x) {
-    using std::abs;
-    const V t = sum + x;
-    if (abs(sum) >= abs(x)) compensation += (sum - t) + x;
-    else compensation += (x - t) + sum;
-    sum = t;
-  }
 
- public:
   // Kernel functors are public: CUDA names a kernel's functor type outside the class.
   struct Add {
     V *sum, *compensation;
     const V* x;
     BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const {
-      accumulate(sum[i], compensation[i], x[i]);
+      compensated_add(sum[i], compensation[i], x[i]);
     }
   };
 

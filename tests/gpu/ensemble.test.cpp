@@ -4,36 +4,20 @@
 // value and gradient equal a serial run of the CPU engine bitwise.
 #include <doctest/doctest.h>
 
-#include <random>
 #include <vector>
 
 #include "gpu/ensemble.hpp"
 #include "models/builtin/lorenz63.hpp"
+#include "tests/gpu/lorenz_members.hpp"
 
 using namespace backsweep;
+using testing::FinalZ;
+using testing::spread_lorenz_members;
 
 namespace {
 
-struct FinalZ {
-  template <class T>
-  T operator()(const T* y, const T*) const {
-    return y[2];
-  }
-};
-
-std::vector<gpu::EnsembleMember> spread_members(std::size_t count) {
-  std::mt19937_64 random(7);
-  std::uniform_real_distribution<double> jitter(-0.1, 0.1);
-  std::vector<gpu::EnsembleMember> members(count);
-  for (auto& member : members) {
-    member.y0 = {1.0 + jitter(random), 1.0 + jitter(random), 1.0 + jitter(random)};
-    member.p = {10.0 * (1 + jitter(random)), 28.0 * (1 + jitter(random)), 8.0 / 3.0 * (1 + jitter(random))};
-  }
-  return members;
-}
-
 void check_against_serial(const GradientProblem<models::Lorenz63, Objective<FinalZ>>& problem) {
-  const auto members = spread_members(10000);
+  const auto members = spread_lorenz_members(10000);
   const auto results = gpu::ensemble_gradients(problem, members);
   REQUIRE(results.size() == members.size());
   std::size_t equal = 0, steps_differ = 0;
@@ -73,7 +57,7 @@ TEST_CASE("Ensembles refuse disk checkpoints, which members would share") {
   checkpointing.schedule = CheckpointOptions::Schedule::two_level;
   const auto results = gpu::ensemble_gradients(
       GradientProblem<models::Lorenz63, Objective<FinalZ>>{model, tableaux::rk4, {}, {}, Objective<FinalZ>{}, {}},
-      spread_members(3), checkpointing);
+      spread_lorenz_members(3), checkpointing);
   for (const auto& result : results) {
     CHECK_FALSE(result.ok());
     CHECK(result.message.find("no disk level") != std::string::npos);

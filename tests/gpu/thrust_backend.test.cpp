@@ -18,10 +18,12 @@
 #include "gpu/thrust_algebra.hpp"
 #include "models/builtin/gray_scott.hpp"
 #include "models/builtin/lorenz63.hpp"
+#include "tests/gpu/lorenz_members.hpp"
 #include "tests/models/gray_scott_fields.hpp"
 
 using namespace backsweep;
 using gpu::ThrustAlgebra;
+using testing::FinalZ;
 
 namespace {
 
@@ -60,13 +62,6 @@ std::vector<double> some_fields(std::size_t n, double phase) {
   for (std::size_t i = 0; i < 2 * n; ++i) y[i] = 0.5 + 0.3 * std::sin(0.37 * double(i) + phase);
   return y;
 }
-
-struct FinalZ {
-  template <class T>
-  T operator()(const T* y, const T*) const {
-    return y[2];
-  }
-};
 
 struct AtPoint {
   std::size_t u, v;

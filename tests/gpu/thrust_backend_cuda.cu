@@ -1,5 +1,6 @@
-// tests/gpu/thrust_backend.test.cpp built by nvcc for CUDA. Without a GPU it reports
-// itself skipped (ctest's SKIP_RETURN_CODE 77) rather than failing.
+// tests/gpu/thrust_backend.test.cpp and tests/gpu/member_sweep.test.cpp built by nvcc
+// for CUDA. Without a GPU it reports itself skipped (ctest's SKIP_RETURN_CODE 77) rather
+// than failing.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -7,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "tests/gpu/member_sweep.test.cpp"
 #include "tests/gpu/thrust_backend.test.cpp"
 
 int main(int argc, char** argv) {

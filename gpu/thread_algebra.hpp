@@ -1,0 +1,61 @@
+#pragma once
+// ThreadAlgebra<Capacity>: the algebra of one thread's own small vectors (solvers/
+// algebra.hpp), for an ensemble member stepped inside one GPU (or OpenMP) thread. Vectors
+// are arrays of at most Capacity values held in the thread itself, and every operation is
+// that thread's serial loop: the CPU algebra's order, so sums and norms round as on the CPU.
+#include <cstddef>
+
+#include "models/host_device.hpp"
+#include "solvers/algebra.hpp"
+
+namespace backsweep::gpu {
+
+// A vector of up to Capacity values in place (no heap): what a kernel's stepper holds.
+template <class T, std::size_t Capacity>
+class InlineVector {
+ public:
+  BACKSWEEP_HOST_DEVICE InlineVector() {}
+  BACKSWEEP_HOST_DEVICE explicit InlineVector(std::size_t n) : size_(n) {}
+  BACKSWEEP_HOST_DEVICE std::size_t size() const { return size_; }
+  BACKSWEEP_HOST_DEVICE void resize(std::size_t n) { size_ = n; }  // n <= Capacity
+  BACKSWEEP_HOST_DEVICE T* data() { return values_; }
+  BACKSWEEP_HOST_DEVICE const T* data() const { return values_; }
+  BACKSWEEP_HOST_DEVICE T& operator[](std::size_t i) { return values_[i]; }
+  BACKSWEEP_HOST_DEVICE const T& operator[](std::size_t i) const { return values_[i]; }
+
+ private:
+  T values_[Capacity];
+  std::size_t size_ = 0;
+};
+
+template <std::size_t Capacity>
+struct ThreadAlgebra {
+  template <class T>
+  using vector = InlineVector<T, Capacity>;
+  template <class T>
+  using storage = InlineVector<T, Capacity>;
+
+  BACKSWEEP_EXEC_CHECK_DISABLE
+  template <class Operation>
+  BACKSWEEP_HOST_DEVICE static void for_each(std::size_t n, Operation&& op) {
+    for (std::size_t i = 0; i < n; ++i) op(i);
+  }
+  BACKSWEEP_EXEC_CHECK_DISABLE
+  template <class Term>
+  BACKSWEEP_HOST_DEVICE static double sum(std::size_t n, Term&& term) {
+    double total = 0.0;
+    for (std::size_t i = 0; i < n; ++i) total += term(i);
+    return total;
+  }
+  BACKSWEEP_EXEC_CHECK_DISABLE
+  template <class Predicate>
+  BACKSWEEP_HOST_DEVICE static std::size_t first_index(std::size_t n, Predicate&& predicate) {
+    for (std::size_t i = 0; i < n; ++i)
+      if (predicate(i)) return i;
+    return n;
+  }
+};
+
+static_assert(Algebra<ThreadAlgebra<1>>);
+
+}  // namespace backsweep::gpu
