@@ -9,11 +9,12 @@
 // device memory, laid out step-major (neighbouring threads write neighbouring values),
 // then reverses from the last step. Its step sequence, fixed or adaptive, is its own.
 //
-// For explicit Runge-Kutta methods, models with compile-time sizes and a hand-written
-// VJP (both marked BACKSWEEP_HOST_DEVICE), and objectives with a terminal term alone
-// (also BACKSWEEP_HOST_DEVICE); no output times. Other problems get invalid_options.
+// For explicit Runge-Kutta methods, models of compile-time size (at most 16 states) with a
+// hand-written VJP (both marked BACKSWEEP_HOST_DEVICE), and objectives with a terminal term
+// alone (also BACKSWEEP_HOST_DEVICE); no output times. Other problems get invalid_options.
 #include <algorithm>
 #include <cstddef>
+#include <exception>
 #include <string>
 #include <vector>
 
@@ -44,9 +45,9 @@ struct MemberOutputs {
 template <class M, class Terminal>
 struct MemberSweep {
   static constexpr std::size_t n = M::n_state, np = M::n_param;
-  // The stepper's largest work vector: the reverse's stage states, slopes and adjoints,
-  // kbar and the stages' parameter rows.
-  using Algebra = ThreadAlgebra<3 * kMaxStages * n + n + kMaxStages * np>;
+  static_assert(n <= 16, "a member's thread keeps its stages in local arrays: at most 16 states");
+  // The stepper's stages in local arrays, its vectors hold the slopes it carries over.
+  using Algebra = ThreadAlgebra<kMaxStages * n>;
   using Stepper = ExplicitRK<M, double, Algebra>;
 
   M model;
@@ -216,53 +217,59 @@ std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Ob
   if (options.step > 0.0) kept = std::max<std::size_t>(1, even_step_count(options.t1 - options.t0, options.step, options.max_steps));
   if (count == 0) return results;
 
-  using Vector = ThrustAlgebra::vector<double>;
-  Vector y0(count * n), p(count * np), states(count * kept * n), times(count * (kept + 1)), sizes(count * kept);
-  for (std::size_t b = 0; b < count; ++b) {
-    std::copy(members[b].y0.begin(), members[b].y0.end(), y0.begin() + std::ptrdiff_t(b * n));
-    std::copy(members[b].p.begin(), members[b].p.end(), p.begin() + std::ptrdiff_t(b * np));
-  }
-  Vector value(count), dJ_dy0(count * n), dJ_dp(count * np), failed_time(count);
-  ThrustAlgebra::vector<std::size_t> steps(count), failed_component(count);
-  ThrustAlgebra::vector<detail::MemberStatus> status(count);
-  const detail::MemberSweep<M, Terminal> sweep{
-      problem.model, problem.objective.terminal, *problem.method.tableau, options.t0, options.t1, options.step,
-      options.initial_step, StepLimits::of(options), count, kept, y0.data(), p.data(), states.data(),
-      times.data(), sizes.data(),
-      {value.data(), dJ_dy0.data(), dJ_dp.data(), steps.data(), failed_component.data(), failed_time.data(),
-       status.data()}};
-  for_each_member(count, sweep);  // Thrust waits for the kernel
-
-  for (std::size_t b = 0; b < count; ++b) {
-    GradientResult<double>& result = results[b];
-    result.diagnostics.method = std::string(problem.method.name());
-    result.diagnostics.schedule = "store_all";
-    result.diagnostics.steps = result.diagnostics.adjoint_steps = steps[b];
-    switch (status[b]) {
-      case detail::MemberStatus::ok:
-        result.value = value[b];
-        result.dJ_dy0.assign(dJ_dy0.begin() + std::ptrdiff_t(b * n), dJ_dy0.begin() + std::ptrdiff_t((b + 1) * n));
-        result.dJ_dp.assign(dJ_dp.begin() + std::ptrdiff_t(b * np), dJ_dp.begin() + std::ptrdiff_t((b + 1) * np));
-        break;
-      case detail::MemberStatus::max_steps:
-        result.status = IntegrateStatus::max_steps_reached;
-        result.message = "max_steps reached (accepted and rejected steps)";
-        break;
-      case detail::MemberStatus::step_too_small:
-        result.status = IntegrateStatus::step_size_too_small;
-        result.message = "the step size fell below the minimum";
-        break;
-      case detail::MemberStatus::non_finite:
-        result.status = IntegrateStatus::non_finite_state;
-        result.message = "non-finite value in state component " + std::to_string(failed_component[b]) +
-                         " at step " + std::to_string(steps[b] + 1) + ", t = " + std::to_string(failed_time[b]);
-        break;
-      case detail::MemberStatus::too_many_kept:
-        result.status = IntegrateStatus::max_steps_reached;
-        result.message = "the member took more than " + std::to_string(kept) +
-                         " steps, the most a member keeps (steps_kept)";
-        break;
+  // Device memory, and the kernel: without a device (or its memory) every member fails
+  // with CUDA's reason.
+  try {
+    using Vector = ThrustAlgebra::vector<double>;
+    Vector y0(count * n), p(count * np), states(count * kept * n), times(count * (kept + 1)), sizes(count * kept);
+    for (std::size_t b = 0; b < count; ++b) {
+      std::copy(members[b].y0.begin(), members[b].y0.end(), y0.begin() + std::ptrdiff_t(b * n));
+      std::copy(members[b].p.begin(), members[b].p.end(), p.begin() + std::ptrdiff_t(b * np));
     }
+    Vector value(count), dJ_dy0(count * n), dJ_dp(count * np), failed_time(count);
+    ThrustAlgebra::vector<std::size_t> steps(count), failed_component(count);
+    ThrustAlgebra::vector<detail::MemberStatus> status(count);
+    const detail::MemberSweep<M, Terminal> sweep{
+        problem.model, problem.objective.terminal, *problem.method.tableau, options.t0, options.t1, options.step,
+        options.initial_step, StepLimits::of(options), count, kept, y0.data(), p.data(), states.data(),
+        times.data(), sizes.data(),
+        {value.data(), dJ_dy0.data(), dJ_dp.data(), steps.data(), failed_component.data(), failed_time.data(),
+         status.data()}};
+    for_each_member(count, sweep);  // Thrust waits for the kernel
+
+    for (std::size_t b = 0; b < count; ++b) {
+      GradientResult<double>& result = results[b];
+      result.diagnostics.method = std::string(problem.method.name());
+      result.diagnostics.schedule = "store_all";
+      result.diagnostics.steps = result.diagnostics.adjoint_steps = steps[b];
+      switch (status[b]) {
+        case detail::MemberStatus::ok:
+          result.value = value[b];
+          result.dJ_dy0.assign(dJ_dy0.begin() + std::ptrdiff_t(b * n), dJ_dy0.begin() + std::ptrdiff_t((b + 1) * n));
+          result.dJ_dp.assign(dJ_dp.begin() + std::ptrdiff_t(b * np), dJ_dp.begin() + std::ptrdiff_t((b + 1) * np));
+          break;
+        case detail::MemberStatus::max_steps:
+          result.status = IntegrateStatus::max_steps_reached;
+          result.message = "max_steps reached (accepted and rejected steps)";
+          break;
+        case detail::MemberStatus::step_too_small:
+          result.status = IntegrateStatus::step_size_too_small;
+          result.message = "the step size fell below the minimum";
+          break;
+        case detail::MemberStatus::non_finite:
+          result.status = IntegrateStatus::non_finite_state;
+          result.message = "non-finite value in state component " + std::to_string(failed_component[b]) +
+                           " at step " + std::to_string(steps[b] + 1) + ", t = " + std::to_string(failed_time[b]);
+          break;
+        case detail::MemberStatus::too_many_kept:
+          result.status = IntegrateStatus::max_steps_reached;
+          result.message = "the member took more than " + std::to_string(kept) +
+                           " steps, the most a member keeps (steps_kept)";
+          break;
+      }
+    }
+  } catch (const std::exception& error) {
+    return refuse(error.what());
   }
   return results;
 }

@@ -30,6 +30,7 @@ class InlineVector {
 
 template <std::size_t Capacity>
 struct ThreadAlgebra {
+  static constexpr bool in_calling_thread = true;
   template <class T>
   using vector = InlineVector<T, Capacity>;
   template <class T>

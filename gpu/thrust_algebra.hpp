@@ -19,6 +19,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <new>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <thrust/execution_policy.h>
@@ -59,7 +61,9 @@ struct BackendAllocator {
     void* p = nullptr;
     const cudaError_t status = kMemory == Memory::shared ? cudaMallocManaged(&p, n * sizeof(T))
                                                          : cudaMallocHost(&p, n * sizeof(T));
-    if (status != cudaSuccess) throw std::bad_alloc();
+    if (status != cudaSuccess)  // no device, no driver, or no memory: CUDA's reason
+      throw std::runtime_error("CUDA could not allocate " + std::to_string(n * sizeof(T)) +
+                               " bytes: " + cudaGetErrorString(status));
     return static_cast<T*>(p);
 #else
     return std::allocator<T>().allocate(n);

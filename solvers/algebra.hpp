@@ -14,6 +14,9 @@
 //   sum(n, op)                                   the sum of op(i), a double, in a FIXED
 //                                                order (results must not depend on threads)
 //   first_index(n, predicate)                    the least i with predicate(i), or n
+// and may declare
+//   static constexpr bool in_calling_thread = true;   its loops run in the caller's thread,
+//                                                 so they may read the caller's local arrays
 #include <concepts>
 #include <cstddef>
 #include <memory>
@@ -73,6 +76,7 @@ struct DefaultInitAllocator : Base {
 // Contiguous host memory, components in index order. The loops inline into the caller,
 // so a model with a compile-time size gets them fully unrolled.
 struct CpuAlgebra {
+  static constexpr bool in_calling_thread = true;
   template <class T>
   using vector = std::vector<T>;
   template <class T>
@@ -99,6 +103,12 @@ struct CpuAlgebra {
 };
 
 static_assert(Algebra<CpuAlgebra>);
+
+template <class A>
+inline constexpr bool runs_in_calling_thread = [] {
+  if constexpr (requires { A::in_calling_thread; }) return bool(A::in_calling_thread);
+  else return false;
+}();
 
 // Host values moved into the algebra's vector (no copy where that is a std::vector).
 template <Algebra A, class T>

@@ -17,7 +17,8 @@
 // T is the scalar (double, or Dual for tangents and Hessian-vector products), A the
 // algebra that runs every vector operation. Work vectors are sized once (the reverse's on
 // its first call): stepping never allocates. Small models of compile-time size step in
-// local arrays, which the compiler keeps in registers.
+// local arrays, which the compiler keeps in registers. It also runs inside one GPU thread,
+// on that thread's algebra (gpu/thread_algebra.hpp, gpu/member_sweep.hpp).
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -299,8 +300,9 @@ BACKSWEEP_UNROLL
   }
 
   static constexpr std::size_t kStatic = static_state_size<M>;
-  // Stages in local arrays only on the host algebra: a device's kernels cannot read them.
-  static constexpr bool kLocal = std::is_same_v<A, CpuAlgebra> && kStatic > 0 && kStatic <= 16;
+  // Stages in local arrays only where the algebra's loops run in this thread (the host's,
+  // or a GPU thread's own): a device's kernels cannot read them.
+  static constexpr bool kLocal = runs_in_calling_thread<A> && kStatic > 0 && kStatic <= 16;
 
   const M& model_;
   ButcherTableau tableau_;
