@@ -19,7 +19,7 @@
 #include "gpu/ensemble.hpp"
 #include "gpu/member_sweep.hpp"
 #include "models/builtin/lorenz63.hpp"
-#include "tests/gpu/lorenz_members.hpp"
+#include "tests/gpu/backend_checks.hpp"
 
 using namespace backsweep;
 using testing::FinalZ;
@@ -64,10 +64,14 @@ int main(int argc, char** argv) {
         difference = std::max(difference, differs / largest);
       }
     }
-    const double engine = seconds.size() > 2 ? seconds[2] : 0.0;
-    std::printf("%10s %14.0f %18.0f %18.0f %14.2f %14.2f %12.1e\n", adaptive ? "adaptive" : "fixed",
-                double(count) / seconds[0], engine > 0 ? double(count) / engine : 0.0, double(count) / seconds[1],
-                engine > 0 ? seconds[0] / engine : 0.0, seconds[0] / seconds[1], difference);
+    char engine[2][32] = {"-", "-"};  // the engine a member: OpenMP only
+    if (seconds.size() > 2) {
+      std::snprintf(engine[0], sizeof engine[0], "%.0f", double(count) / seconds[2]);
+      std::snprintf(engine[1], sizeof engine[1], "%.2f", seconds[0] / seconds[2]);
+    }
+    std::printf("%10s %14.0f %18s %18.0f %14s %14.2f %12.1e\n", adaptive ? "adaptive" : "fixed",
+                double(count) / seconds[0], engine[0], double(count) / seconds[1], engine[1], seconds[0] / seconds[1],
+                difference);
     std::fflush(stdout);
   }
 }

@@ -6,8 +6,9 @@
 //     CPU algebra), any checkpointing in memory: every member's gradient is bitwise the
 //     one a serial run gives.
 //   - Under CUDA the engine's host sweep cannot run in a GPU thread: members run
-//     member_gradients (gpu/member_sweep.hpp), store-all inside the thread, for the
-//     problems it takes (explicit methods, static sizes, a terminal objective).
+//     member_gradients (gpu/member_sweep.hpp), store-all inside the thread, at most 4096
+//     accepted steps a member, for the problems it takes (explicit methods, static sizes,
+//     a terminal objective; others do not compile).
 #include <cstddef>
 #include <exception>
 #include <vector>
@@ -40,24 +41,24 @@ struct MemberGradient {
 }  // namespace detail
 
 // One gradient a member, in member order. Disk checkpoints (two_level) would share one
-// file, so they are refused.
+// file, so they are refused on either system.
 template <Model M, class Obj>
 std::vector<GradientResult<double>> ensemble_gradients(const GradientProblem<M, Obj>& problem,
                                                        const std::vector<EnsembleMember>& members,
                                                        const CheckpointOptions& checkpointing = {}) {
-#if BACKSWEEP_THRUST_CUDA
-  (void)checkpointing;  // a member's thread keeps every step
-  return member_gradients(problem, members);
-#else
-  std::vector<GradientResult<double>> results(members.size());
   if (checkpointing.disk || checkpointing.disk_slots ||
       checkpointing.schedule == CheckpointOptions::Schedule::two_level) {
+    std::vector<GradientResult<double>> results(members.size());
     for (auto& result : results) {
       result.status = IntegrateStatus::invalid_options;
       result.message = "ensembles keep their checkpoints in memory: no disk level";
     }
     return results;
   }
+#if BACKSWEEP_THRUST_CUDA
+  return member_gradients(problem, members);  // store-all in the thread, whatever the schedule
+#else
+  std::vector<GradientResult<double>> results(members.size());
   for_each_member(members.size(),
                   detail::MemberGradient<M, Obj>{&problem, members.data(), &checkpointing, results.data()});
   return results;

@@ -6,16 +6,23 @@
 // with the engine's own pieces: ExplicitRK on ThreadAlgebra (its stages in the thread),
 // attempt_step and initial_step for adaptive steps, the same fixed grid, and Neumaier's
 // sum for dJ/dp. Each member keeps every accepted state y_n and its step in a slab of
-// device memory, laid out step-major (neighbouring threads write neighbouring values),
-// then reverses from the last step. Its step sequence, fixed or adaptive, is its own.
+// device memory (CUDA managed memory), laid out step-major (neighbouring threads write
+// neighbouring values), then reverses from the last step. Its step sequence, fixed or
+// adaptive, is its own; NaN and Inf are reported as the engine reports them.
 //
-// For explicit Runge-Kutta methods, models of compile-time size (at most 16 states) with a
-// hand-written VJP (both marked BACKSWEEP_HOST_DEVICE), and objectives with a terminal term
-// alone (also BACKSWEEP_HOST_DEVICE); no output times. Other problems get invalid_options.
+// For explicit Runge-Kutta methods; models of compile-time size (at most 16 states and 16
+// parameters) with a hand-written VJP; objectives with a terminal term alone, taken by
+// Dual lanes (a term's own gradient() is not used), and no observation times. The model
+// and the term are copied into the kernel: trivially copyable, marked
+// BACKSWEEP_HOST_DEVICE (a template also instantiated with host-only scalars, such as
+// the dependency tracer, after BACKSWEEP_EXEC_CHECK_DISABLE). Methods and options it does
+// not take get invalid_options; no progress is reported.
 #include <algorithm>
 #include <cstddef>
 #include <exception>
+#include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "adjoint/detail/scalar_gradient.hpp"
@@ -31,12 +38,13 @@ namespace backsweep::gpu {
 
 namespace detail {
 
-enum class MemberStatus : int { ok, max_steps, step_too_small, non_finite, too_many_kept };
+enum class MemberStatus : int { ok, max_steps, step_too_small, too_many_kept, forward, terminal, backward };
 
-// What a member's thread writes back.
+// What a member's thread writes back; failed_*: where a NaN or Inf appeared (NonFinite's
+// step, component and time, as the engine reports them).
 struct MemberOutputs {
   double *value, *dJ_dy0, *dJ_dp;
-  std::size_t *steps, *failed_component;
+  std::size_t *steps, *failed_step, *failed_component;
   double* failed_time;
   MemberStatus* status;
 };
@@ -45,7 +53,11 @@ struct MemberOutputs {
 template <class M, class Terminal>
 struct MemberSweep {
   static constexpr std::size_t n = M::n_state, np = M::n_param;
-  static_assert(n <= 16, "a member's thread keeps its stages in local arrays: at most 16 states");
+  static_assert(n <= 16 && np <= 16,
+                "a member's thread keeps its stages and derivatives in local arrays: at most 16 states and 16 "
+                "parameters");
+  static_assert(std::is_trivially_copyable_v<M> && std::is_trivially_copyable_v<Terminal>,
+                "the model and the terminal term are copied into the kernel");
   // The stepper's stages in local arrays, its vectors hold the slopes it carries over.
   using Algebra = ThreadAlgebra<kMaxStages * n>;
   using Stepper = ExplicitRK<M, double, Algebra>;
@@ -53,7 +65,7 @@ struct MemberSweep {
   M model;
   Terminal terminal;
   ButcherTableau tableau;
-  double t0, t1, step, first_step;  // step > 0: fixed steps; first_step 0: Hairer-Wanner's
+  double t0, t1, step, first_step;  // step > 0: fixed steps (`kept` of them); first_step 0: Hairer-Wanner's
   StepLimits limits;
   std::size_t members, kept;  // kept: the most accepted steps a member keeps
   const double *y0, *p;       // member-major
@@ -66,11 +78,11 @@ struct MemberSweep {
     double y[n], next[n];
     for (std::size_t i = 0; i < n; ++i) y[i] = y0[b * n + i];
     std::size_t steps = 0;
-    const MemberStatus forward = step > 0.0 ? run_fixed(stepper, b, pb, y, next, steps)
-                                            : run_adaptive(stepper, b, pb, y, next, steps);
+    MemberStatus status = step > 0.0 ? run_fixed(stepper, b, pb, y, next, steps)
+                                     : run_adaptive(stepper, b, pb, y, next, steps);
+    if (status == MemberStatus::ok) status = backward(stepper, b, pb, y, steps);
     out.steps[b] = steps;
-    out.status[b] = forward;
-    if (forward == MemberStatus::ok) backward(stepper, b, pb, y, steps);
+    out.status[b] = status;
   }
 
  private:
@@ -83,13 +95,20 @@ struct MemberSweep {
   BACKSWEEP_HOST_DEVICE StepInterval kept_step(std::size_t b, std::size_t k) const {
     return {times[k * members + b], sizes[k * members + b], times[(k + 1) * members + b]};
   }
-  // Takes the step's result (next) as y; false where it is not finite.
-  BACKSWEEP_HOST_DEVICE bool take(Stepper& stepper, std::size_t b, const StepInterval& s, double* y,
-                                  const double* next) const {
+  BACKSWEEP_HOST_DEVICE MemberStatus failed(std::size_t b, MemberStatus status, std::size_t step_index,
+                                             std::size_t component, double time) const {
+    out.failed_step[b] = step_index;
+    out.failed_component[b] = component;
+    out.failed_time[b] = time;
+    return status;
+  }
+  // Takes the step's result (next) as y, the member's step `steps` + 1; false where it is
+  // not finite.
+  BACKSWEEP_HOST_DEVICE bool take(Stepper& stepper, std::size_t b, const StepInterval& s, std::size_t steps,
+                                  double* y, const double* next) const {
     const std::size_t bad = first_non_finite<Algebra>(n, next);
     if (bad < n) {
-      out.failed_component[b] = bad;
-      out.failed_time[b] = s.t_next;
+      failed(b, MemberStatus::forward, steps + 1, bad, s.t_next);
       return false;
     }
     for (std::size_t i = 0; i < n; ++i) y[i] = next[i];
@@ -97,18 +116,15 @@ struct MemberSweep {
     return true;
   }
 
-  // FixedGrid's steps with one stop, t1.
+  // FixedGrid's steps with one stop, t1: `kept` of them (counted on the host).
   BACKSWEEP_HOST_DEVICE MemberStatus run_fixed(Stepper& stepper, std::size_t b, const double* pb, double* y,
                                                double* next, std::size_t& steps) const {
-    const std::size_t count = even_step_count(t1 - t0, step, limits.max_steps);
-    if (count == 0) return MemberStatus::max_steps;
-    if (count > kept) return MemberStatus::too_many_kept;
-    const double h = (t1 - t0) / double(count);
-    for (std::size_t k = 0; k < count; ++k) {
-      const StepInterval s = k + 1 < count ? uniform_step(t0, h, k) : StepInterval{t0 + double(k) * h, h, t1};
+    const double h = (t1 - t0) / double(kept);
+    for (std::size_t k = 0; k < kept; ++k) {
+      const StepInterval s = segment_step(t0, h, k, kept, t1);
       keep(b, k, y, s);
       stepper.step(s, y, pb, next);
-      if (!take(stepper, b, s, y, next)) return MemberStatus::non_finite;
+      if (!take(stepper, b, s, steps, y, next)) return MemberStatus::forward;
       steps = k + 1;
     }
     return MemberStatus::ok;
@@ -125,31 +141,29 @@ struct MemberSweep {
     state.controller = PIController(std::min(tableau.order, tableau.embedded_order) + 1);
     double error[n];
     StepInterval tried;
-    std::size_t failed = kNoComponent;
+    std::size_t bad = kNoComponent;
     while (state.stop == 0) {
-      switch (attempt_step(stepper, state, t1, limits, y, pb, next, error, tried, failed)) {
+      switch (attempt_step(stepper, state, t1, limits, y, pb, next, error, tried, bad)) {
         case AdaptiveOutcome::accepted:
           if (steps == kept) return MemberStatus::too_many_kept;
           keep(b, steps, y, tried);
-          if (!take(stepper, b, tried, y, next)) return MemberStatus::non_finite;
+          if (!take(stepper, b, tried, steps, y, next)) return MemberStatus::forward;
           ++steps;
           break;
         case AdaptiveOutcome::rejected: break;
         case AdaptiveOutcome::max_steps: return MemberStatus::max_steps;
         case AdaptiveOutcome::step_too_small: return MemberStatus::step_too_small;
-        case AdaptiveOutcome::non_finite:
-          out.failed_component[b] = failed;
-          out.failed_time[b] = tried.t_next;
-          return MemberStatus::non_finite;
+        case AdaptiveOutcome::non_finite: return failed(b, MemberStatus::forward, steps + 1, bad, tried.t_next);
       }
     }
     return MemberStatus::ok;
   }
 
   // The adjoint sweep's seed (the terminal term by Dual lanes, as ScalarGradient takes it)
-  // and its steps, last first; dJ/dp in Neumaier's sum.
-  BACKSWEEP_HOST_DEVICE void backward(Stepper& stepper, std::size_t b, const double* pb, const double* y_end,
-                                      std::size_t steps) const {
+  // and its steps, last first; dJ/dp in Neumaier's sum. NaN and Inf are checked where the
+  // engine's sweep checks them: the terminal term, then the adjoint after every step.
+  BACKSWEEP_HOST_DEVICE MemberStatus backward(Stepper& stepper, std::size_t b, const double* pb,
+                                              const double* y_end, std::size_t steps) const {
     using Lanes = Dual<double, kDerivativeLanes>;
     double lambda[n], sum[np + 1], compensation[np + 1], mu[np + 1];
     Lanes ys[n], ps[np + 1];
@@ -167,13 +181,21 @@ struct MemberSweep {
         seed(ys, ps, column, int(k), 0.0);
       }
     }
+    const std::size_t bad = first_non_finite<Algebra>(n, static_cast<const double*>(lambda));
+    if (bad < n || first_non_finite<Algebra>(np, static_cast<const double*>(sum)) < np ||
+        first_non_finite<Algebra>(1, out.value + b) < 1)
+      return failed(b, MemberStatus::terminal, 0, bad, t1);
     for (std::size_t j = 0; j < np; ++j) compensation[j] = 0.0;
     for (std::size_t k = steps; k-- > 0;) {
-      stepper.reverse(kept_step(b, k), states + k * members * n + b * n, pb, lambda, mu);
+      const StepInterval s = kept_step(b, k);
+      stepper.reverse(s, states + k * members * n + b * n, pb, lambda, mu);
       for (std::size_t j = 0; j < np; ++j) backsweep::detail::compensated_add(sum[j], compensation[j], mu[j]);
+      if (const std::size_t at = first_non_finite<Algebra>(n, static_cast<const double*>(lambda)); at < n)
+        return failed(b, MemberStatus::backward, k, at, s.t);
     }
     for (std::size_t i = 0; i < n; ++i) out.dJ_dy0[b * n + i] = lambda[i];
     for (std::size_t j = 0; j < np; ++j) out.dJ_dp[b * np + j] = sum[j] + compensation[j];
+    return MemberStatus::ok;
   }
   BACKSWEEP_HOST_DEVICE static void seed(Dual<double, kDerivativeLanes>* ys, Dual<double, kDerivativeLanes>* ps,
                                          std::size_t column, int lane, double d) {
@@ -185,8 +207,9 @@ struct MemberSweep {
 }  // namespace detail
 
 // One gradient a member, in member order. `steps_kept` bounds the accepted steps a member
-// keeps: its slab takes members x steps_kept x (n + 2) doubles of device memory, and a
-// member that needs more fails (fixed steps keep exactly their count).
+// keeps with adaptive steps (at most max_steps): its slab takes members x steps_kept x
+// (n + 2) doubles of device memory, and a member that needs more fails. Fixed steps keep
+// exactly their count.
 template <Model M, class Terminal>
 std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Objective<Terminal>>& problem,
                                                      const std::vector<EnsembleMember>& members,
@@ -194,28 +217,36 @@ std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Ob
   static_assert(HasStaticSizes<M> && HasHandVjp<M>,
                 "a member's thread needs a model of compile-time size with a hand-written vjp");
   constexpr std::size_t n = M::n_state, np = M::n_param;
-  const IntegrateOptions& options = problem.integrate;
+  // The engine's options, as gradient() reads them.
+  const IntegrateOptions options = backsweep::detail::landing_options(problem.integrate, problem.objective);
   std::vector<GradientResult<double>> results(members.size());
-  auto refuse = [&](const std::string& why) {
+  auto refuse = [&](IntegrateStatus status, const std::string& why) {
     for (auto& result : results) {
-      result.status = IntegrateStatus::invalid_options;
+      result.status = status;
       result.message = why;
     }
     return results;
   };
+  const auto invalid = IntegrateStatus::invalid_options;
   if (problem.method.family != Method::Family::explicit_rk)
-    return refuse(std::string(problem.method.name()) + ": a member's thread runs explicit Runge-Kutta methods only");
-  if (options.step <= 0.0 && !problem.method.tableau->adaptive())
-    return refuse(std::string(problem.method.name()) + " has no error estimate: give a fixed step");
-  if (!options.output_times.empty()) return refuse("a member's thread has no output times");
+    return refuse(invalid, std::string(problem.method.name()) + ": a member's thread runs explicit Runge-Kutta methods only");
+  if (auto why = options.invalid_reason(problem.method.adaptive())) return refuse(invalid, *why);
+  if (!options.output_times.empty()) return refuse(invalid, "a member's thread has no observation times");
   for (const auto& member : members)
     if (member.y0.size() != n || member.p.size() != np)
-      return refuse("every member needs " + std::to_string(n) + " initial states and " + std::to_string(np) +
-                    " parameters");
+      return refuse(invalid, "every member needs " + std::to_string(n) + " initial states and " +
+                                 std::to_string(np) + " parameters");
   const std::size_t count = members.size();
-  std::size_t kept = steps_kept;
-  if (options.step > 0.0) kept = std::max<std::size_t>(1, even_step_count(options.t1 - options.t0, options.step, options.max_steps));
+  std::size_t kept = std::min(steps_kept, options.max_steps);  // rejected attempts count towards max_steps
+  if (options.step > 0.0) {
+    const FixedGrid grid(options);
+    if (grid.too_many_steps())
+      return refuse(IntegrateStatus::max_steps_reached, "the fixed step needs more than max_steps steps");
+    kept = grid.size();
+  }
   if (count == 0) return results;
+  if (kept == 0 || count > std::numeric_limits<std::size_t>::max() / (kept + 1) / (n + 2))
+    return refuse(invalid, "steps_kept x members is too large to address");
 
   // Device memory, and the kernel: without a device (or its memory) every member fails
   // with CUDA's reason.
@@ -227,14 +258,14 @@ std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Ob
       std::copy(members[b].p.begin(), members[b].p.end(), p.begin() + std::ptrdiff_t(b * np));
     }
     Vector value(count), dJ_dy0(count * n), dJ_dp(count * np), failed_time(count);
-    ThrustAlgebra::vector<std::size_t> steps(count), failed_component(count);
+    ThrustAlgebra::vector<std::size_t> steps(count), failed_step(count), failed_component(count);
     ThrustAlgebra::vector<detail::MemberStatus> status(count);
     const detail::MemberSweep<M, Terminal> sweep{
         problem.model, problem.objective.terminal, *problem.method.tableau, options.t0, options.t1, options.step,
         options.initial_step, StepLimits::of(options), count, kept, y0.data(), p.data(), states.data(),
         times.data(), sizes.data(),
-        {value.data(), dJ_dy0.data(), dJ_dp.data(), steps.data(), failed_component.data(), failed_time.data(),
-         status.data()}};
+        {value.data(), dJ_dy0.data(), dJ_dp.data(), steps.data(), failed_step.data(), failed_component.data(),
+         failed_time.data(), status.data()}};
     for_each_member(count, sweep);  // Thrust waits for the kernel
 
     for (std::size_t b = 0; b < count; ++b) {
@@ -256,11 +287,17 @@ std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Ob
           result.status = IntegrateStatus::step_size_too_small;
           result.message = "the step size fell below the minimum";
           break;
-        case detail::MemberStatus::non_finite:
+        case detail::MemberStatus::forward:
+        case detail::MemberStatus::terminal:
+        case detail::MemberStatus::backward: {
+          const char* phase = status[b] == detail::MemberStatus::forward    ? "forward"
+                              : status[b] == detail::MemberStatus::terminal ? "terminal"
+                                                                             : "backward";
+          result.diagnostics.nonfinite = NonFinite{phase, failed_step[b], failed_component[b], failed_time[b]};
           result.status = IntegrateStatus::non_finite_state;
-          result.message = "non-finite value in state component " + std::to_string(failed_component[b]) +
-                           " at step " + std::to_string(steps[b] + 1) + ", t = " + std::to_string(failed_time[b]);
+          result.message = result.diagnostics.nonfinite->describe();
           break;
+        }
         case detail::MemberStatus::too_many_kept:
           result.status = IntegrateStatus::max_steps_reached;
           result.message = "the member took more than " + std::to_string(kept) +
@@ -269,7 +306,7 @@ std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Ob
       }
     }
   } catch (const std::exception& error) {
-    return refuse(error.what());
+    return refuse(invalid, error.what());
   }
   return results;
 }

@@ -3,6 +3,7 @@
 // algebra.hpp), for an ensemble member stepped inside one GPU (or OpenMP) thread. Vectors
 // are arrays of at most Capacity values held in the thread itself, and every operation is
 // that thread's serial loop: the CPU algebra's order, so sums and norms round as on the CPU.
+#include <cassert>
 #include <cstddef>
 
 #include "models/host_device.hpp"
@@ -15,9 +16,12 @@ template <class T, std::size_t Capacity>
 class InlineVector {
  public:
   BACKSWEEP_HOST_DEVICE InlineVector() {}
-  BACKSWEEP_HOST_DEVICE explicit InlineVector(std::size_t n) : size_(n) {}
+  BACKSWEEP_HOST_DEVICE explicit InlineVector(std::size_t n) : size_(n) { assert(n <= Capacity); }
   BACKSWEEP_HOST_DEVICE std::size_t size() const { return size_; }
-  BACKSWEEP_HOST_DEVICE void resize(std::size_t n) { size_ = n; }  // n <= Capacity
+  BACKSWEEP_HOST_DEVICE void resize(std::size_t n) {
+    assert(n <= Capacity);
+    size_ = n;
+  }
   BACKSWEEP_HOST_DEVICE T* data() { return values_; }
   BACKSWEEP_HOST_DEVICE const T* data() const { return values_; }
   BACKSWEEP_HOST_DEVICE T& operator[](std::size_t i) { return values_[i]; }

@@ -61,7 +61,8 @@ struct BackendAllocator {
     void* p = nullptr;
     const cudaError_t status = kMemory == Memory::shared ? cudaMallocManaged(&p, n * sizeof(T))
                                                          : cudaMallocHost(&p, n * sizeof(T));
-    if (status != cudaSuccess)  // no device, no driver, or no memory: CUDA's reason
+    if (status == cudaErrorMemoryAllocation) throw std::bad_alloc();
+    if (status != cudaSuccess)  // no device or no driver: CUDA's reason
       throw std::runtime_error("CUDA could not allocate " + std::to_string(n * sizeof(T)) +
                                " bytes: " + cudaGetErrorString(status));
     return static_cast<T*>(p);

@@ -141,8 +141,9 @@ class Derivatives {
     return sparsity_pattern(model_, value_of(t), yv.data(), pv.data());
   }
 
-  // Evaluates f with lanes seeded on columns [first, first + lanes) of [y, p]. The lane
-  // buffers are sized on first use: a model differentiated another way never pays for them.
+  // Evaluates f with lanes seeded on columns [first, first + lanes) of [y, p]. Lane
+  // buffers that are vectors are sized on first use: a model differentiated another way
+  // never pays for them.
   void evaluate_columns(V t, const V* y, const V* p, std::size_t first) {
     room(yn_, n_);
     room(pn_, np_);
@@ -164,10 +165,11 @@ class Derivatives {
     else return NoTape{};
   }
 
-  // Buffers: arrays for small models of compile-time size (nothing on the heap, so such a
-  // model's Derivatives is built inside a GPU thread too), else vectors sized on first use.
+  // Buffers: arrays for small models of compile-time size in doubles (nothing on the
+  // heap, so such a model's Derivatives is built inside a GPU thread too), else vectors
+  // sized on first use.
   static constexpr bool kFixed = [] {
-    if constexpr (HasStaticSizes<M>) return M::n_state <= 64 && M::n_param <= 64;
+    if constexpr (HasStaticSizes<M>) return std::is_same_v<V, double> && M::n_state <= 16 && M::n_param <= 16;
     else return false;
   }();
   template <class U, std::size_t N>

@@ -38,6 +38,12 @@ BACKSWEEP_HOST_DEVICE inline StepInterval uniform_step(double t_start, double h,
   return {t_start + double(k) * h, h, t_start + double(k + 1) * h};
 }
 
+// Step k of the `count` even steps of size h from t_start to stop: the last lands on it.
+BACKSWEEP_HOST_DEVICE inline StepInterval segment_step(double t_start, double h, std::size_t k, std::size_t count,
+                                                       double stop) {
+  return k + 1 < count ? uniform_step(t_start, h, k) : StepInterval{t_start + double(k) * h, h, stop};
+}
+
 // The fixed-step grid of some options: its segments (between two stops) are worked out
 // once, then steps are had in order or by index, with the same arithmetic.
 //   FixedGrid grid(options);
@@ -80,9 +86,7 @@ class FixedGrid {
       segment_ = i;  // steps are asked for in runs: the next is likely in the same segment
     }
     const Segment& s = segments_[i];
-    const std::size_t k = n - s.first;
-    return k + 1 < s.count ? uniform_step(s.t_start, s.h, k)
-                           : StepInterval{s.t_start + double(k) * s.h, s.h, s.stop};
+    return segment_step(s.t_start, s.h, n - s.first, s.count, s.stop);
   }
 
   // The next step in order into `step`; false when the grid is done (or too long).

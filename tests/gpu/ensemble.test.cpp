@@ -8,7 +8,7 @@
 
 #include "gpu/ensemble.hpp"
 #include "models/builtin/lorenz63.hpp"
-#include "tests/gpu/lorenz_members.hpp"
+#include "tests/gpu/backend_checks.hpp"
 
 using namespace backsweep;
 using testing::FinalZ;

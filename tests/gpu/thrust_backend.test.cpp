@@ -18,26 +18,17 @@
 #include "gpu/thrust_algebra.hpp"
 #include "models/builtin/gray_scott.hpp"
 #include "models/builtin/lorenz63.hpp"
-#include "tests/gpu/lorenz_members.hpp"
+#include "tests/gpu/backend_checks.hpp"
 #include "tests/models/gray_scott_fields.hpp"
 
 using namespace backsweep;
 using gpu::ThrustAlgebra;
 using testing::FinalZ;
+using testing::relative_difference;
 
 namespace {
 
 constexpr bool kBitwise = !BACKSWEEP_THRUST_CUDA;
-
-// The largest difference relative to the largest magnitude of `expected`.
-double relative_difference(const std::vector<double>& got, const std::vector<double>& expected) {
-  double difference = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    difference = std::max(difference, std::abs(got[i] - expected[i]));
-    scale = std::max(scale, std::abs(expected[i]));
-  }
-  return scale > 0 ? difference / scale : difference;
-}
 
 void check_agreement(const std::vector<double>& got, const std::vector<double>& expected,
                      const char* what) {
