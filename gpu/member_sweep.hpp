@@ -134,7 +134,8 @@ struct MemberSweep {
   BACKSWEEP_HOST_DEVICE MemberStatus run_adaptive(Stepper& stepper, std::size_t b, const double* pb, double* y,
                                                   double* next, std::size_t& steps) const {
     double h = first_step;
-    if (h == 0.0) h = backsweep::detail::initial_step(stepper, t0, t1 - t0, y, pb, limits.rtol, limits.atol, tableau.order);
+    if (h == 0.0)
+      h = backsweep::detail::initial_step(stepper, t0, t1 - t0, y, pb, limits.rtol, limits.atol, tableau.order);
     AdaptiveState state;
     state.t = t0;
     state.h = std::min(h, limits.max_step);
@@ -229,7 +230,8 @@ std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Ob
   };
   const auto invalid = IntegrateStatus::invalid_options;
   if (problem.method.family != Method::Family::explicit_rk)
-    return refuse(invalid, std::string(problem.method.name()) + ": a member's thread runs explicit Runge-Kutta methods only");
+    return refuse(invalid, std::string(problem.method.name()) +
+                               ": a member's thread runs explicit Runge-Kutta methods only");
   if (auto why = options.invalid_reason(problem.method.adaptive())) return refuse(invalid, *why);
   if (!options.output_times.empty()) return refuse(invalid, "a member's thread has no observation times");
   for (const auto& member : members)
@@ -276,8 +278,8 @@ std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Ob
       switch (status[b]) {
         case detail::MemberStatus::ok:
           result.value = value[b];
-          result.dJ_dy0.assign(dJ_dy0.begin() + std::ptrdiff_t(b * n), dJ_dy0.begin() + std::ptrdiff_t((b + 1) * n));
-          result.dJ_dp.assign(dJ_dp.begin() + std::ptrdiff_t(b * np), dJ_dp.begin() + std::ptrdiff_t((b + 1) * np));
+          result.dJ_dy0.assign(dJ_dy0.data() + b * n, dJ_dy0.data() + (b + 1) * n);
+          result.dJ_dp.assign(dJ_dp.data() + b * np, dJ_dp.data() + (b + 1) * np);
           break;
         case detail::MemberStatus::max_steps:
           result.status = IntegrateStatus::max_steps_reached;

@@ -61,7 +61,8 @@ class Derivatives {
   std::size_t param_size() const { return np_; }
 
   // vjp_y = lambdaᵀ df/dy and vjp_p = lambdaᵀ df/dp (overwritten; vjp_p may be null).
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
     if constexpr (kHand) {
       if (vjp_p) return model_.vjp(t, y, p, lambda, vjp_y, vjp_p);
       return model_.vjp(t, y, p, lambda, vjp_y, room(no_p_, np_));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The CUDA backend's test and benchmark (gpu/), built with nvcc (warnings as errors) and
-# run on a GPU.
+# The CUDA backend's test and benchmarks (gpu/: Gray–Scott fields, Lorenz-63 ensembles), built
+# with nvcc (warnings as errors) and run on a GPU.
 #   scripts/gpu_check.sh                 build in build-gpu for this machine's GPU, and run
 #   scripts/gpu_check.sh --pack DIR      build for Hopper (no GPU needed) into DIR, with the
 #                                        shared libraries a machine without the project's

@@ -57,12 +57,12 @@ BACKSWEEP_HOST_DEVICE inline StepInterval interval_toward(const AdaptiveState& s
 BACKSWEEP_EXEC_CHECK_DISABLE
 template <Stepper S>
 BACKSWEEP_HOST_DEVICE AdaptiveOutcome attempt_step(S& stepper, AdaptiveState& state, double stop,
-                                                            const StepLimits& limits,
-                                                            const typename S::scalar_type* y,
-                                                            const typename S::scalar_type* p,
-                                                            typename S::scalar_type* next,
-                                                            typename S::scalar_type* error, StepInterval& tried,
-                                                            std::size_t& failed_component) {
+                                                   const StepLimits& limits,
+                                                   const typename S::scalar_type* y,
+                                                   const typename S::scalar_type* p,
+                                                   typename S::scalar_type* next,
+                                                   typename S::scalar_type* error, StepInterval& tried,
+                                                   std::size_t& failed_component) {
   using A = typename S::algebra_type;
   if (state.attempts >= limits.max_steps) return AdaptiveOutcome::max_steps;
   const double min_step = std::max(limits.min_step, 16.0 * 2.2e-16 * std::max(1.0, std::abs(state.t)));

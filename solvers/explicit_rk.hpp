@@ -81,7 +81,8 @@ class ExplicitRK {
 
   // y_next = Phi(y); with `error`, also the embedded error estimate (the tableau must have
   // one). y_next may not alias y.
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void step(const StepInterval& step, const T* y, const T* p, T* y_next,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE void step(const StepInterval& step, const T* y, const T* p, T* y_next,
                              T* error = nullptr) {
     if constexpr (kLocal) {
       T slopes[kMaxStages * kStatic], stage[kStatic];
@@ -114,7 +115,8 @@ class ExplicitRK {
   // lambda: lambda_{n+1} in, lambda_n out; mu = (dPhi/dp)ᵀ lambda_{n+1} (overwritten).
   // The stage states are recomputed from y. Leaves the carried slope alone: forward
   // stepping after a reverse needs restart().
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void reverse(const StepInterval& step, const T* y, const T* p, T* lambda,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE void reverse(const StepInterval& step, const T* y, const T* p, T* lambda,
                                 T* mu) {
     with_reverse_work([&](T* states, T* slopes, T* adjoints, T* kbar, T* pbar) {
       const T* stage_state[kMaxStages] = {y};
@@ -141,7 +143,8 @@ class ExplicitRK {
   }
 
   // f(t, y; p), counted with the stage evaluations.
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void evaluate(double t, const T* y, const T* p, T* dydt) {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE void evaluate(double t, const T* y, const T* p, T* dydt) {
     model_(T(t), y, p, dydt);
     ++rhs_evaluations_;
   }
@@ -182,19 +185,22 @@ class ExplicitRK {
   BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE T* slope(T* slopes, int i) const {
     return slopes + std::size_t(i) * state_size();
   }
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE double stage_time(const StepInterval& step, int i) const {
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE double stage_time(const StepInterval& step, int i) const {
     const double c = tableau_.c[i];
     return c == 1.0 ? step.t_next : step.t + c * step.h;
   }
 
   // out = base + h sum_{j < count} weight_j k_j over the stage slopes.
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void combine(const T* base, const double* weight, int count, double h,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE void combine(const T* base, const double* weight, int count, double h,
                                 const T* slopes, T* out) const {
     const std::size_t n = state_size();
     A::for_each(n, detail::WeightedSum<T>{base, slopes, n, weight, count, h, out});
   }
 
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void forward(const StepInterval& step, const T* y, const T* p, T* y_next,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE void forward(const StepInterval& step, const T* y, const T* p, T* y_next,
                                 T* error, T* slopes, T* stage) {
     const int s = tableau_.stages;
     if (s > kMaxStages) __builtin_unreachable();  // checked by the constructor
@@ -235,7 +241,8 @@ BACKSWEEP_UNROLL
   }
 
   // The stage states the reverse needs (Y_0 = y is in place), from y alone.
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void recompute_stages(const StepInterval& step, const T* y, const T* p,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE void recompute_stages(const StepInterval& step, const T* y, const T* p,
                                          T* states, T* slopes, const T** stage_state) {
     const int s = tableau_.stages;
     if (s > kMaxStages) __builtin_unreachable();
@@ -252,7 +259,8 @@ BACKSWEEP_UNROLL
 
   // Small models reverse with the stage count as a compile-time constant: the stage
   // loops then unroll fully, which takes a fifth off their reverse (bench/adjoint_lorenz).
-  BACKSWEEP_HOST_DEVICE_TEMPLATE BACKSWEEP_INLINE void reverse_stages(const StepInterval& step, const T* const* stage_state,
+  BACKSWEEP_HOST_DEVICE_TEMPLATE
+  BACKSWEEP_INLINE void reverse_stages(const StepInterval& step, const T* const* stage_state,
                                        const T* p, T* lambda, T* mu, T* adjoints, T* kbar,
                                        T* pbar) {
     if constexpr (kLocal) {

@@ -34,8 +34,8 @@ namespace detail {
 // Hairer-Wanner's starting step (Solving ODEs I, II.4): two RHS evaluations.
 BACKSWEEP_EXEC_CHECK_DISABLE
 template <Stepper S, class T>
-BACKSWEEP_HOST_DEVICE double initial_step(S& stepper, double t0, double span, const T* y,
-                                                   const T* p, double rtol, double atol, int order) {
+BACKSWEEP_HOST_DEVICE double initial_step(S& stepper, double t0, double span, const T* y, const T* p,
+                                          double rtol, double atol, int order) {
   using A = typename S::algebra_type;
   const std::size_t n = stepper.state_size();
   typename A::template vector<T> f0(n), y1(n), f1(n);

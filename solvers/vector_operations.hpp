@@ -193,7 +193,8 @@ BACKSWEEP_HOST_DEVICE std::size_t first_non_finite(std::size_t n, const T* x) {
 // of an embedded error estimate; +inf when not finite.
 BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-BACKSWEEP_HOST_DEVICE double error_norm(std::size_t n, const T* error, const T* y, const T* y_next, double rtol,
+BACKSWEEP_HOST_DEVICE
+double error_norm(std::size_t n, const T* error, const T* y, const T* y_next, double rtol,
                   double atol) {
   const double sum = A::sum(n, detail::ScaledErrorSquared<T>{error, y, y_next, rtol, atol});
   const double norm = std::sqrt(sum / double(n));
@@ -203,7 +204,8 @@ BACKSWEEP_HOST_DEVICE double error_norm(std::size_t n, const T* error, const T* 
 // sqrt(mean_i (v_i / (atol + rtol |y_i|))^2), skipping components whose scale is 0.
 BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-BACKSWEEP_HOST_DEVICE double scaled_rms_norm(std::size_t n, const T* v, const T* y, double rtol, double atol) {
+BACKSWEEP_HOST_DEVICE
+double scaled_rms_norm(std::size_t n, const T* v, const T* y, double rtol, double atol) {
   return std::sqrt(A::sum(n, detail::ScaledSquared<T>{v, y, rtol, atol}) / double(n));
 }
 

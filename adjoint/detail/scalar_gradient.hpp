@@ -180,7 +180,6 @@ class CompensatedSum {
   V total(std::size_t i) const { return sum_[i] + compensation_[i]; }
   std::size_t size() const { return sum_.size(); }
 
-
   // Kernel functors are public: CUDA names a kernel's functor type outside the class.
   struct Add {
     V *sum, *compensation;

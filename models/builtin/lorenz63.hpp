@@ -33,7 +33,8 @@ struct Lorenz63 {
     }
   }
 
-  BACKSWEEP_HOST_DEVICE void vjp(double, const double* y, const double* p, const double* l, double* vjp_y,
+  BACKSWEEP_HOST_DEVICE
+  void vjp(double, const double* y, const double* p, const double* l, double* vjp_y,
            double* vjp_p) const {
     vjp_y[0] = -p[0] * l[0] + (p[1] - y[2]) * l[1] + y[1] * l[2];
     vjp_y[1] = p[0] * l[0] - l[1] + y[0] * l[2];
