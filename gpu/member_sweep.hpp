@@ -77,6 +77,7 @@ struct MemberSweep {
     const double* pb = p + b * np;
     double y[n], next[n];
     for (std::size_t i = 0; i < n; ++i) y[i] = y0[b * n + i];
+    times[b] = t0;  // t_0; each kept step writes its t_next, the next step's t
     std::size_t steps = 0;
     MemberStatus status = step > 0.0 ? run_fixed(stepper, b, pb, y, next, steps)
                                      : run_adaptive(stepper, b, pb, y, next, steps);
@@ -88,7 +89,6 @@ struct MemberSweep {
  private:
   BACKSWEEP_HOST_DEVICE void keep(std::size_t b, std::size_t k, const double* y_k, const StepInterval& s) const {
     for (std::size_t i = 0; i < n; ++i) states[(k * members + b) * n + i] = y_k[i];
-    times[k * members + b] = s.t;
     sizes[k * members + b] = s.h;
     times[(k + 1) * members + b] = s.t_next;
   }
