@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cstdio>
 #include <memory>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -56,7 +57,7 @@ class GradientRun {
   using Schedule = CheckpointOptions::Schedule;
 
   GradientRun(S& stepper, const System& system, const GradientProblem<M, Obj>& problem,
-              const std::vector<T>& p, const CheckpointOptions& checkpointing,
+              std::span<const T> p, const CheckpointOptions& checkpointing,
               GradientResult<T>& result)
       : stepper_(stepper), system_(system), problem_(problem), p_(p), checkpointing_(checkpointing),
         result_(result), n_(stepper.state_size()),
@@ -215,7 +216,7 @@ class GradientRun {
   // Adaptive steps for revolve or two levels: one solve counts them.
   bool count_steps(const Vector& y, std::size_t& steps) {
     const IntegrateResult found =
-        detail::count_adaptive_steps<A>(system_, problem_, values_of(y), values_of(p_));
+        detail::count_adaptive_steps<A>(system_, problem_, values_of(y), to_algebra<A>(values_of(p_)));
     result_.diagnostics.sequence_steps = found.steps;
     result_.diagnostics.rhs_evaluations = found.rhs_evaluations;
     if (!found.ok()) {
@@ -346,7 +347,7 @@ class GradientRun {
   S& stepper_;
   const System& system_;
   const GradientProblem<M, Obj>& problem_;
-  const std::vector<T>& p_;
+  std::span<const T> p_;
   const CheckpointOptions& checkpointing_;
   GradientResult<T>& result_;
   std::size_t n_;
@@ -409,11 +410,17 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
     result.message = "SUNDIALS methods give double gradients only";
     return result;
   }
+  // p where the algebra's kernels can read it: a device model reads a parameter field
+  // there (p itself on the CPU).
+  const auto p_kept = [&] {
+    if constexpr (std::is_same_v<A, CpuAlgebra>) return std::span<const T>(p);
+    else return to_algebra<A>(p);
+  }();
   detail::with_system(problem.model, problem.objective, [&](const auto& system) {
     with_stepper<T, A>(system, problem.method, [&](auto& stepper) {
       using S = std::remove_reference_t<decltype(stepper)>;
       using System = std::remove_cvref_t<decltype(system)>;
-      detail::GradientRun<S, System, M, Obj> run(stepper, system, problem, p, checkpointing, result);
+      detail::GradientRun<S, System, M, Obj> run(stepper, system, problem, p_kept, checkpointing, result);
       try {
         run.run(to_algebra<A>(detail::initial_state<T>(problem, y0, p)), [&](auto& sweep) {
           detail::read_gradient(sweep, problem, p, result);

@@ -243,7 +243,8 @@ IntegrateResult step_sequence(const System& system, const GradientProblem<M, Obj
 // The same solve for adaptive steps, keeping nothing: its `steps` is their number.
 template <Algebra A = CpuAlgebra, class System, Model M, class Obj>
 IntegrateResult count_adaptive_steps(const System& system, const GradientProblem<M, Obj>& problem,
-                                     const std::vector<double>& y0, const std::vector<double>& p) {
+                                     const std::vector<double>& y0,
+                                     const typename A::template vector<double>& p) {
   const IntegrateOptions options = landing_options(problem.integrate, problem.objective);
   return with_stepper<double, A>(system, problem.method, [&](auto& stepper) {
     typename A::template vector<double> y(y0.begin(), y0.end());

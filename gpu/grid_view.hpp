@@ -1,4 +1,5 @@
 #pragma once
+// GridPositions: where a point lies, one thread a point, without a division.
 // GridView: what a device kernel needs of a Grid (models/grid.hpp), by value, and the
 // Laplacian at one point, one thread a point. Its arithmetic is the host kernel's
 // (models/grid_laplacian.hpp) term for term, so both give bitwise the same fields: the
@@ -28,6 +29,34 @@ struct FastDivisor {
   BACKSWEEP_HOST_DEVICE std::uint32_t quotient(std::uint32_t x) const {
     const std::uint64_t high = (std::uint64_t(x) * multiplier) >> 32;
     return std::uint32_t((high + x) >> shift);
+  }
+};
+
+// Where a point lies along each axis (Grid::position) by multiplies, for one thread a point.
+struct GridPositions {
+  int count = 1;
+  std::uint32_t size[GridAxes::kMax] = {1, 1, 1};
+  FastDivisor by_size[GridAxes::kMax];
+
+  explicit GridPositions(const Grid& grid) : count(int(grid.axes())) {
+    if (grid.points() >= (std::size_t(1) << 32))
+      throw std::invalid_argument("device kernels take grids of fewer than 2^32 points");
+    for (int a = 0; a < count; ++a) {
+      size[a] = std::uint32_t(grid.size(std::size_t(a)));
+      by_size[a] = FastDivisor(size[a]);
+    }
+  }
+  BACKSWEEP_HOST_DEVICE GridPosition operator()(std::size_t point) const {
+    GridPosition at{};
+    std::uint32_t rest = std::uint32_t(point);
+BACKSWEEP_UNROLL
+    for (int a = GridAxes::kMax - 1; a >= 0; --a) {
+      if (a >= count) continue;
+      const std::uint32_t q = by_size[a].quotient(rest);
+      at[a] = rest - q * size[a];
+      rest = q;
+    }
+    return at;
   }
 };
 

@@ -31,6 +31,11 @@ Grid::Grid(std::vector<std::size_t> shape, std::vector<double> extent, std::vect
     spacing_[a] = extent_[a] / (boundary_[a] == Boundary::dirichlet ? n + 1 : n);
   }
   points_ = stride_[0] * shape_[0];
+  axes_.count = int(axes());
+  for (std::size_t a = 0; a < axes(); ++a) {
+    const double h = spacing_[a];
+    axes_.axis[a] = {shape_[a], stride_[a], boundary_[a], 1.0 / (h * h), 0.5 / h};
+  }
 }
 
 double Grid::coordinate(std::size_t axis, std::size_t i) const {

@@ -14,6 +14,8 @@
 #include <string_view>
 #include <vector>
 
+#include "models/host_device.hpp"
+
 namespace backsweep {
 
 enum class Boundary : unsigned char { periodic, dirichlet, neumann };
@@ -27,9 +29,51 @@ struct Neighbour {
   bool wall;
 };
 
+// One axis of a grid as a stencil at one point sees it, by value: the host's kernels and
+// the device's (gpu/) share it, so both find the same neighbours.
+struct GridAxis {
+  std::size_t size = 1, stride = 1;
+  Boundary boundary = Boundary::periodic;
+  double inverse_h2 = 1.0, half_inverse_h = 0.5;  // 1 / h^2 and 1 / (2 h)
+
+  // The neighbour of `point` (at position i along the axis) at i - 1 or i + 1.
+  BACKSWEEP_HOST_DEVICE Neighbour below(std::size_t point, std::size_t i) const {
+    if (i > 0) return {point - stride, false};
+    return beyond_wall(point, +1);
+  }
+  BACKSWEEP_HOST_DEVICE Neighbour above(std::size_t point, std::size_t i) const {
+    if (i + 1 < size) return {point + stride, false};
+    return beyond_wall(point, -1);
+  }
+
+ private:
+  // Beyond the wall: periodic wraps (back the other way by size - 1 strides).
+  BACKSWEEP_HOST_DEVICE Neighbour beyond_wall(std::size_t point, int wrap_direction) const {
+    switch (boundary) {
+      case Boundary::periodic: {
+        const std::size_t span = (size - 1) * stride;
+        return {wrap_direction > 0 ? point + span : point - span, false};
+      }
+      case Boundary::dirichlet: return {point, true};
+      case Boundary::neumann: break;
+    }
+    return {point, false};
+  }
+};
+
+// A point's position along each axis, in array order.
+using GridPosition = std::array<std::size_t, 3>;
+
+// What the stencils need of a grid, by value (a device kernel takes a copy).
+struct GridAxes {
+  static constexpr int kMax = 3;
+  int count = 1;
+  GridAxis axis[kMax];
+};
+
 class Grid {
  public:
-  static constexpr std::size_t kMaxAxes = 3;
+  static constexpr std::size_t kMaxAxes = GridAxes::kMax;
 
   // Throws std::invalid_argument naming the problem: 1 to 3 axes, the three lists of one
   // length, at least one point and a finite positive extent per axis.
@@ -53,47 +97,35 @@ class Grid {
 
   // The neighbour of `point` (at position i along `axis`) at i - 1 or i + 1.
   Neighbour below(std::size_t point, std::size_t i, std::size_t axis) const {
-    if (i > 0) return {point - stride_[axis], false};
-    return beyond_wall(point, axis, +1);
+    return axes_.axis[axis].below(point, i);
   }
   Neighbour above(std::size_t point, std::size_t i, std::size_t axis) const {
-    if (i + 1 < shape_[axis]) return {point + stride_[axis], false};
-    return beyond_wall(point, axis, -1);
+    return axes_.axis[axis].above(point, i);
   }
   // Position of `point` along each axis.
-  std::array<std::size_t, kMaxAxes> position(std::size_t point) const {
-    std::array<std::size_t, kMaxAxes> at{};
+  GridPosition position(std::size_t point) const {
+    GridPosition at{};
     for (std::size_t a = 0; a < axes(); ++a) at[a] = point / stride_[a] % shape_[a];
     return at;
   }
+  // The axes by value, for the stencil kernels (models/stencil.hpp).
+  const GridAxes& stencil_axes() const { return axes_; }
 
  private:
-  // Beyond the wall: periodic wraps (back the other way by shape - 1 strides).
-  Neighbour beyond_wall(std::size_t point, std::size_t axis, int wrap_direction) const {
-    switch (boundary_[axis]) {
-      case Boundary::periodic: {
-        const std::size_t span = (shape_[axis] - 1) * stride_[axis];
-        return {wrap_direction > 0 ? point + span : point - span, false};
-      }
-      case Boundary::dirichlet: return {point, true};
-      case Boundary::neumann: break;
-    }
-    return {point, false};
-  }
-
   std::vector<std::size_t> shape_;
   std::vector<double> extent_;
   std::vector<Boundary> boundary_;
   std::vector<std::size_t> stride_;
   std::vector<double> spacing_;
   std::size_t points_ = 1;
+  GridAxes axes_;
 };
 
 // f(point, at) for every point in array order, with its position `at` along each axis
 // kept up to date by counting rather than by dividing (for stencil kernels).
 template <class F>
 void for_each_point(const Grid& grid, F&& f) {
-  std::array<std::size_t, Grid::kMaxAxes> at{};
+  GridPosition at{};
   const std::size_t last = grid.axes() - 1;
   for (std::size_t point = 0; point < grid.points(); ++point) {
     f(point, at);

@@ -1,20 +1,121 @@
 #pragma once
-// The stencil operators of grid models, at one point, and their exact transposes: the
-// forward value reads a point's neighbours (Grid::below / above decide the walls), the
-// transpose scatters an adjoint back to exactly the points the value read, so reverse
-// mode through a stencil costs what the stencil costs.
+// The stencil operators of grid models at one point, and their exact transposes:
 //
 //   lap(u)          sum over axes of (u[i-1] - 2 u[i] + u[i+1]) / h^2
 //   d(axis, u)      (u[i+1] - u[i-1]) / (2 h), central
 //   div_grad(k, u)  sum over axes of (k[i+1/2] (u[i+1] - u[i]) - k[i-1/2] (u[i] - u[i-1])) / h^2,
 //                   with face values k[i+1/2] = (k[i] + k[i+1]) / 2: conservative, and
 //                   symmetric in u, so implicit diffusion keeps a symmetric Jacobian.
+//
+// Values read a point's neighbours (GridAxis::below / above decide the walls). Transposes
+// come two ways: gathered at one point (namespace stencils: what one thread a point
+// computes, on the host or a device, for the built-in models), or scattered from one
+// point back to exactly the points its value read (Stencil::transpose, for models defined
+// by equations), so reverse mode through a stencil costs what the stencil costs.
 #include <array>
 #include <cstddef>
 
 #include "models/grid.hpp"
+#include "models/host_device.hpp"
 
 namespace backsweep {
+
+namespace stencils {
+
+// A field at a neighbour: 0 beyond a Dirichlet wall. Field: a pointer, or anything
+// indexed like one (a product of fields, computed where it is read).
+BACKSWEEP_EXEC_CHECK_DISABLE
+template <class T, class Field>
+BACKSWEEP_HOST_DEVICE T value_at(const Field& u, Neighbour n) {
+  return n.wall ? T(0) : T(u[n.index]);
+}
+
+// lap(u) at `point`, which lies at `at`. The Laplacian is symmetric on every wall (a
+// Neumann mirror included), so it is its own transpose.
+BACKSWEEP_EXEC_CHECK_DISABLE
+template <class T, class Field>
+BACKSWEEP_HOST_DEVICE T laplacian(const GridAxes& grid, std::size_t point, const GridPosition& at, const Field& u) {
+  T sum(0);
+BACKSWEEP_UNROLL
+  for (int a = 0; a < GridAxes::kMax; ++a) {
+    if (a >= grid.count) continue;
+    const GridAxis& x = grid.axis[a];
+    sum += (value_at<T>(u, x.below(point, at[a])) - T(2) * T(u[point]) + value_at<T>(u, x.above(point, at[a]))) *
+           T(x.inverse_h2);
+  }
+  return sum;
+}
+
+// d(axis, u) at `point`.
+BACKSWEEP_EXEC_CHECK_DISABLE
+template <class T>
+BACKSWEEP_HOST_DEVICE T derivative(const GridAxes& grid, std::size_t point, const GridPosition& at, int axis,
+                                   const T* u) {
+  const GridAxis& x = grid.axis[axis];
+  return (value_at<T>(u, x.above(point, at[axis])) - value_at<T>(u, x.below(point, at[axis]))) *
+         T(x.half_inverse_h);
+}
+
+// (d(axis, .))ᵀ lambda at `point`: the points whose `above` is this one, less those whose
+// `below` is. Inside the axis, and across a periodic wrap, those are the neighbours below
+// and above; a Dirichlet wall adds nothing; beyond a Neumann mirror the point is its own
+// neighbour (so the central difference is not antisymmetric there).
+BACKSWEEP_HOST_DEVICE inline double derivative_transpose(const GridAxes& grid, std::size_t point,
+                                                         const GridPosition& at, int axis, const double* lambda) {
+  const GridAxis& x = grid.axis[axis];
+  const std::size_t i = at[axis];
+  const bool periodic = x.boundary == Boundary::periodic, mirror = x.boundary == Boundary::neumann;
+  double from_below = i > 0 || periodic ? lambda[x.below(point, i).index] : 0.0;
+  double from_above = i + 1 < x.size || periodic ? lambda[x.above(point, i).index] : 0.0;
+  if (mirror && i + 1 == x.size) from_below += lambda[point];
+  if (mirror && i == 0) from_above += lambda[point];
+  return (from_below - from_above) * x.half_inverse_h;
+}
+
+// div_grad(k, u) at `point`. Symmetric in u on every wall: its transpose in u is
+// div_grad(k, lambda).
+BACKSWEEP_EXEC_CHECK_DISABLE
+template <class T>
+BACKSWEEP_HOST_DEVICE T div_grad(const GridAxes& grid, std::size_t point, const GridPosition& at, const T* k,
+                                 const T* u) {
+  T sum(0);
+BACKSWEEP_UNROLL
+  for (int a = 0; a < GridAxes::kMax; ++a) {
+    if (a >= grid.count) continue;
+    const GridAxis& x = grid.axis[a];
+    const Neighbour lo = x.below(point, at[a]), hi = x.above(point, at[a]);
+    const T k_lo = (k[point] + k[lo.index]) * T(0.5), k_hi = (k[point] + k[hi.index]) * T(0.5);
+    sum += (k_hi * (value_at<T>(u, hi) - u[point]) - k_lo * (u[point] - value_at<T>(u, lo))) * T(x.inverse_h2);
+  }
+  return sum;
+}
+
+// One face's part of div_grad_by_coefficient, below.
+BACKSWEEP_HOST_DEVICE inline double face_by_coefficient(const GridAxis& x, std::size_t point, Neighbour n,
+                                                        const double* u, const double* lambda) {
+  const double share = n.wall ? 1.0 : 0.5;
+  return share * (lambda[point] - value_at<double>(lambda, n)) * (value_at<double>(u, n) - u[point]) * x.inverse_h2;
+}
+
+// d/dk[point] of sum over j of lambda[j] div_grad(k, u)[j]. Each face's k is the mean of
+// the points on its two sides (so each side takes half of (lambda difference) times
+// (u difference)), or, at a Dirichlet wall, the point's own k (all of it; u and lambda are
+// 0 beyond the wall). Beyond a Neumann mirror u does not change: nothing.
+BACKSWEEP_HOST_DEVICE inline double div_grad_by_coefficient(const GridAxes& grid, std::size_t point,
+                                                            const GridPosition& at, const double* u,
+                                                            const double* lambda) {
+  double sum = 0.0;
+BACKSWEEP_UNROLL
+  for (int a = 0; a < GridAxes::kMax; ++a) {
+    if (a >= grid.count) continue;
+    const GridAxis& x = grid.axis[a];
+    sum += face_by_coefficient(x, point, x.below(point, at[a]), u, lambda);
+    sum += face_by_coefficient(x, point, x.above(point, at[a]), u, lambda);
+  }
+  return sum;
+}
+
+}  // namespace stencils
 
 enum class StencilKind : unsigned char { laplacian, derivative, div_grad };
 
@@ -24,31 +125,20 @@ struct Stencil {
 
   // The value at `point` (position `at`) of u (and of the coefficient k for div_grad).
   template <class T>
-  T apply(const Grid& grid, std::size_t point, const std::array<std::size_t, Grid::kMaxAxes>& at,
-          const T* u, const T* k) const {
-    const auto value = [&](const Neighbour& n) { return n.wall ? T(0) : u[n.index]; };
-    if (kind == StencilKind::derivative) {
-      const double scale = 0.5 / grid.spacing(axis);
-      return (value(grid.above(point, at[axis], axis)) - value(grid.below(point, at[axis], axis))) * T(scale);
+  T apply(const Grid& grid, std::size_t point, const GridPosition& at, const T* u, const T* k) const {
+    const GridAxes& axes = grid.stencil_axes();
+    switch (kind) {
+      case StencilKind::laplacian: return stencils::laplacian<T>(axes, point, at, u);
+      case StencilKind::derivative: return stencils::derivative(axes, point, at, int(axis), u);
+      case StencilKind::div_grad: break;
     }
-    T sum(0);
-    for (std::size_t a = 0; a < grid.axes(); ++a) {
-      const double inverse_h2 = 1.0 / (grid.spacing(a) * grid.spacing(a));
-      const Neighbour lo = grid.below(point, at[a], a), hi = grid.above(point, at[a], a);
-      if (kind == StencilKind::laplacian) {
-        sum += (value(lo) - T(2) * u[point] + value(hi)) * T(inverse_h2);
-      } else {
-        const T k_lo = (k[point] + k[lo.index]) * T(0.5), k_hi = (k[point] + k[hi.index]) * T(0.5);
-        sum += (k_hi * (value(hi) - u[point]) - k_lo * (u[point] - value(lo))) * T(inverse_h2);
-      }
-    }
-    return sum;
+    return stencils::div_grad(axes, point, at, k, u);
   }
 
   // Adds g times the derivative of apply() at `point` with respect to u into u_adjoint,
   // and with respect to k into k_adjoint (div_grad); either may be null (not wanted).
   template <class V>
-  void transpose(const Grid& grid, std::size_t point, const std::array<std::size_t, Grid::kMaxAxes>& at,
+  void transpose(const Grid& grid, std::size_t point, const GridPosition& at,
                  const V* u, const V* k, const V& g, V* u_adjoint, V* k_adjoint) const {
     const auto add = [&](const Neighbour& n, const V& amount) {
       if (!n.wall && u_adjoint) u_adjoint[n.index] += amount;

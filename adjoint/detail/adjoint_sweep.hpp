@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -25,7 +26,8 @@ class AdjointSweep {
   using A = typename S::algebra_type;
 
   // `steps`, when known, spaces the monitor's history from the start.
-  AdjointSweep(S& stepper, const GradientProblem<M, Obj>& problem, const std::vector<T>& p,
+  // p where the algebra's kernels read it (gradient_parameters).
+  AdjointSweep(S& stepper, const GradientProblem<M, Obj>& problem, std::span<const T> p,
                double t_start, double t_end, std::size_t steps)
       : stepper_(stepper), problem_(problem), p_(p), n_(stepper.state_size()),
         n_user_(backsweep::state_size(problem.model)), np_(p.size()), lambda_(n_, T(0)),
@@ -172,7 +174,7 @@ class AdjointSweep {
 
   S& stepper_;
   const GradientProblem<M, Obj>& problem_;
-  const std::vector<T>& p_;
+  std::span<const T> p_;
   std::size_t n_, n_user_, np_;
   typename A::template vector<T> lambda_, step_mu_;
   CompensatedSum<T, A> mu_;

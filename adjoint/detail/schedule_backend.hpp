@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstddef>
 #include <optional>
+#include <span>
 #include <vector>
 
 #include "adjoint/checkpoint_schedule.hpp"
@@ -113,7 +114,7 @@ class ScheduleBackend {
   using Position = typename Walk::Position;
 
   ScheduleBackend(S& stepper, Walk& walk, AdjointSweep<S, M, Obj>& sweep,
-                  CheckpointStore<T, A>& store, const std::vector<T>& p,
+                  CheckpointStore<T, A>& store, std::span<const T> p,
                   const typename A::template vector<T>& y0,
                   Position start)
       : stepper_(stepper), walk_(walk), sweep_(sweep), store_(store), p_(p),
@@ -194,7 +195,7 @@ class ScheduleBackend {
   Walk& walk_;
   AdjointSweep<S, M, Obj>& sweep_;
   CheckpointStore<T, A>& store_;
-  const std::vector<T>& p_;
+  std::span<const T> p_;
   std::size_t n_;
   typename A::template vector<T> current_, next_, record_;
   Position at_;

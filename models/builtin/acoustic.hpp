@@ -8,9 +8,9 @@
 // Receivers are the pressure at grid points: y[point], read by an objective's
 // observation terms at the sampling times.
 //
-// A hand-written kernel: one pass for the right-hand side; the VJP scatters c^2 λ_q back
-// through the Laplacian (its exact transpose) and gathers dJ/dc = 2 c lap(p) λ_q.
-#include <algorithm>
+// A hand-written kernel at one point (PointKernel), run over the grid here and by one
+// device thread a point in gpu/: one pass for the right-hand side; the VJP gathers the
+// Laplacian of c^2 λ_q (the Laplacian is its own transpose) and dJ/dc = 2 c lap(p) λ_q.
 #include <cmath>
 #include <cstddef>
 #include <numbers>
@@ -24,10 +24,11 @@
 namespace backsweep::models {
 
 // The Ricker wavelet (1 - 2 (pi f0 (t - t0))^2) exp(-(pi f0 (t - t0))^2).
+BACKSWEEP_EXEC_CHECK_DISABLE
 template <class T>
-T ricker(T t, double f0, double t0) {
+BACKSWEEP_HOST_DEVICE T ricker(T t, double f0, double t0) {
   using std::exp;
-  const T a = std::numbers::pi * f0 * (t - t0), a2 = a * a;
+  const T a = double{std::numbers::pi} * f0 * (t - t0), a2 = a * a;
   return (T(1) - T(2) * a2) * exp(-a2);
 }
 
@@ -53,34 +54,54 @@ class Acoustic {
   // The stencils' footprints: implicit methods factor sparse Newton matrices on them.
   SparsityPattern sparsity() const { return traced_sparsity(*this); }
 
-  template <class T>
-  void operator()(T t, const T* y, const T* c, T* dydt) const {
-    const std::size_t n = grid_.points();
-    const T* p = y;
-    const T* q = y + n;
-    std::copy_n(q, n, dydt);
-    for_each_point(grid_, [&](std::size_t point, const auto& at) {
-      dydt[n + point] = c[point] * c[point] * kLaplacian.apply(grid_, point, at, p, p);
-    });
-    dydt[n + source_.point] += T(source_.amplitude / cell_volume_) * ricker(t, source_.f0, source_.t0);
+  // The right-hand side and VJP at one point (what one device thread computes).
+  struct PointKernel {
+    GridAxes grid;
+    std::size_t points, source;
+    double f0, t0, source_scale;  // the wavelet's, and its amplitude over the cell volume
+
+    BACKSWEEP_EXEC_CHECK_DISABLE
+    template <class T>
+    BACKSWEEP_HOST_DEVICE void rate(std::size_t point, const GridPosition& at, T t, const T* y, const T* c,
+                                    T* dydt) const {
+      dydt[point] = y[points + point];  // p_t = q
+      T q_rate = c[point] * c[point] * stencils::laplacian<T>(grid, point, at, y);
+      if (point == source) q_rate += T(source_scale) * ricker(t, f0, t0);
+      dydt[points + point] = q_rate;
+    }
+    // lambdaᵀ df/dy and lambdaᵀ df/dc (vjp_c may be null); the source depends on neither.
+    BACKSWEEP_HOST_DEVICE void vjp(std::size_t point, const GridPosition& at, const double* y, const double* c,
+                                   const double* lambda, double* vjp_y, double* vjp_c) const {
+      const double* lambda_q = lambda + points;
+      vjp_y[point] = stencils::laplacian<double>(grid, point, at, SquareTimes{c, lambda_q});
+      vjp_y[points + point] = lambda[point];
+      if (vjp_c) vjp_c[point] = 2.0 * c[point] * lambda_q[point] * stencils::laplacian<double>(grid, point, at, y);
+    }
+    // c^2 v, read where the Laplacian reads it.
+    struct SquareTimes {
+      const double *c, *v;
+      BACKSWEEP_HOST_DEVICE double operator[](std::size_t j) const { return c[j] * c[j] * v[j]; }
+    };
+  };
+  PointKernel kernel() const {
+    return {grid_.stencil_axes(), grid_.points(), source_.point, source_.f0, source_.t0,
+            source_.amplitude / cell_volume_};
   }
 
-  // lambdaᵀ df/dy and lambdaᵀ df/dc (vjp_c may be null); the source depends on neither.
+  template <class T>
+  void operator()(T t, const T* y, const T* c, T* dydt) const {
+    const PointKernel at_point = kernel();
+    for_each_point(grid_, [&](std::size_t point, const auto& at) { at_point.rate(point, at, t, y, c, dydt); });
+  }
+
   void vjp(double, const double* y, const double* c, const double* lambda, double* vjp_y, double* vjp_c) const {
-    const std::size_t n = grid_.points();
-    const double* p = y;
-    const double* lambda_q = lambda + n;
-    std::fill_n(vjp_y, n, 0.0);
-    std::copy_n(lambda, n, vjp_y + n);  // p_t = q
+    const PointKernel at_point = kernel();
     for_each_point(grid_, [&](std::size_t point, const auto& at) {
-      const double g = lambda_q[point];
-      kLaplacian.transpose(grid_, point, at, p, p, c[point] * c[point] * g, vjp_y, static_cast<double*>(nullptr));
-      if (vjp_c) vjp_c[point] = 2.0 * c[point] * g * kLaplacian.apply(grid_, point, at, p, p);
+      at_point.vjp(point, at, y, c, lambda, vjp_y, vjp_c);
     });
   }
 
  private:
-  static constexpr Stencil kLaplacian{StencilKind::laplacian};
   Grid grid_;
   AcousticSource source_;
   double cell_volume_;

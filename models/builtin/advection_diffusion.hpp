@@ -3,10 +3,12 @@
 // and velocity v:
 //   u_t = D lap(u) - sum over axes of v_a du/da   (central differences),
 // Parameters (D, then v per axis in array order: v_z, v_y, v_x as the grid has them).
-// A hand-written kernel: one pass for the right-hand side; one for the VJP, scattering
-// λ back through each stencil (exact at every wall: with a Neumann mirror the central
-// difference is not antisymmetric, and the transpose says so).
+// A hand-written kernel at one point (PointKernel), run over the grid here and by one
+// device thread a point in gpu/: one pass for the right-hand side; one for the VJP,
+// gathering what each point's neighbours' stencils owe it (exact at every wall: with a
+// Neumann mirror the central difference is not antisymmetric, and the transpose says so).
 #include <algorithm>
+#include <array>
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -41,35 +43,67 @@ class AdvectionDiffusion {
   // The stencils' footprints: implicit methods factor sparse Newton matrices on them.
   SparsityPattern sparsity() const { return traced_sparsity(*this); }
 
-  template <class T>
-  void operator()(T, const T* u, const T* p, T* dudt) const {
-    const std::size_t axes = grid_.axes();
-    for_each_point(grid_, [&](std::size_t point, const auto& at) {
-      T rate = p[0] * kLaplacian.apply(grid_, point, at, u, u);
-      for (std::size_t a = 0; a < axes; ++a) rate -= p[1 + a] * derivative(a).apply(grid_, point, at, u, u);
+  static constexpr int kMaxParams = 1 + GridAxes::kMax;
+
+  // The right-hand side, the VJP and the terms of dJ/dp at one point (what one device
+  // thread computes).
+  struct PointKernel {
+    GridAxes grid;
+
+    BACKSWEEP_EXEC_CHECK_DISABLE
+    template <class T>
+    BACKSWEEP_HOST_DEVICE void rate(std::size_t point, const GridPosition& at, T, const T* u, const T* p,
+                                    T* dudt) const {
+      T rate = p[0] * stencils::laplacian<T>(grid, point, at, u);
+BACKSWEEP_UNROLL
+      for (int a = 0; a < GridAxes::kMax; ++a)
+        if (a < grid.count) rate -= p[1 + a] * stencils::derivative(grid, point, at, a, u);
       dudt[point] = rate;
-    });
+    }
+    // lambdaᵀ df/du (the Laplacian is symmetric; the derivatives are transposed). dJ/dp are
+    // sums over the grid: parameter_terms.
+    BACKSWEEP_HOST_DEVICE void vjp(std::size_t point, const GridPosition& at, const double*, const double* p,
+                                   const double* lambda, double* vjp_u, double*) const {
+      double sum = p[0] * stencils::laplacian<double>(grid, point, at, lambda);
+BACKSWEEP_UNROLL
+      for (int a = 0; a < GridAxes::kMax; ++a)
+        if (a < grid.count) sum -= p[1 + a] * stencils::derivative_transpose(grid, point, at, a, lambda);
+      vjp_u[point] = sum;
+    }
+    // The point's terms of lambdaᵀ df/dp: D, then the velocity per axis (0 past the axes).
+    BACKSWEEP_HOST_DEVICE std::array<double, kMaxParams> parameter_terms(std::size_t point, const GridPosition& at,
+                                                                        const double* u,
+                                                                        const double* lambda) const {
+      const double g = lambda[point];
+      std::array<double, kMaxParams> terms{};
+      terms[0] = g * stencils::laplacian<double>(grid, point, at, u);
+BACKSWEEP_UNROLL
+      for (int a = 0; a < GridAxes::kMax; ++a)
+        if (a < grid.count) terms[1 + a] = -(g * stencils::derivative(grid, point, at, a, u));
+      return terms;
+    }
+  };
+  PointKernel kernel() const { return {grid_.stencil_axes()}; }
+
+  template <class T>
+  void operator()(T t, const T* u, const T* p, T* dudt) const {
+    const PointKernel at_point = kernel();
+    for_each_point(grid_, [&](std::size_t point, const auto& at) { at_point.rate(point, at, t, u, p, dudt); });
   }
 
   // lambdaᵀ df/du and lambdaᵀ df/dp (vjp_p may be null). dJ/dp is summed in point order.
   void vjp(double, const double* u, const double* p, const double* lambda, double* vjp_u, double* vjp_p) const {
-    const std::size_t axes = grid_.axes();
-    std::fill_n(vjp_u, grid_.points(), 0.0);
-    if (vjp_p) std::fill_n(vjp_p, 1 + axes, 0.0);
+    const PointKernel at_point = kernel();
+    if (vjp_p) std::fill_n(vjp_p, param_size(), 0.0);
     for_each_point(grid_, [&](std::size_t point, const auto& at) {
-      const double g = lambda[point];
-      kLaplacian.transpose(grid_, point, at, u, u, p[0] * g, vjp_u, static_cast<double*>(nullptr));
-      if (vjp_p) vjp_p[0] += g * kLaplacian.apply(grid_, point, at, u, u);
-      for (std::size_t a = 0; a < axes; ++a) {
-        derivative(a).transpose(grid_, point, at, u, u, -p[1 + a] * g, vjp_u, static_cast<double*>(nullptr));
-        if (vjp_p) vjp_p[1 + a] -= g * derivative(a).apply(grid_, point, at, u, u);
-      }
+      at_point.vjp(point, at, u, p, lambda, vjp_u, nullptr);
+      if (!vjp_p) return;
+      const auto terms = at_point.parameter_terms(point, at, u, lambda);
+      for (std::size_t j = 0; j < param_size(); ++j) vjp_p[j] += terms[j];
     });
   }
 
  private:
-  static constexpr Stencil kLaplacian{StencilKind::laplacian};
-  static constexpr Stencil derivative(std::size_t axis) { return {StencilKind::derivative, axis}; }
   Grid grid_;
 };
 

@@ -3,10 +3,10 @@
 //   u_t = div(k grad u),
 // in conservative form with face values k_{i+1/2} = (k_i + k_{i+1}) / 2, as `div_grad(k, u)`
 // in a config. The state is u; the parameters are the field k, one value per grid point
-// (what an inverse problem recovers). A hand-written kernel: one pass over the grid for
-// the right-hand side, one for the VJP, which scatters λ back through each point's
-// stencil to u and k at once (the stencil's exact transpose, models/stencil.hpp).
-#include <algorithm>
+// (what an inverse problem recovers). A hand-written kernel at one point (PointKernel),
+// run over the grid here and by one device thread a point in gpu/: one pass for the
+// right-hand side, one for the VJP, which gathers at each point what its neighbours'
+// stencils owe it (the stencils' exact transposes, models/stencil.hpp).
 #include <cstddef>
 #include <string_view>
 #include <utility>
@@ -30,24 +30,40 @@ class Heat {
   // The stencils' footprints: implicit methods factor sparse Newton matrices on them.
   SparsityPattern sparsity() const { return traced_sparsity(*this); }
 
+  // The right-hand side and VJP at one point (what one device thread computes).
+  struct PointKernel {
+    GridAxes grid;
+
+    BACKSWEEP_EXEC_CHECK_DISABLE
+    template <class T>
+    BACKSWEEP_HOST_DEVICE void rate(std::size_t point, const GridPosition& at, T, const T* u, const T* k,
+                                    T* dudt) const {
+      dudt[point] = stencils::div_grad(grid, point, at, k, u);
+    }
+    // lambdaᵀ df/du (div_grad is symmetric in u) and lambdaᵀ df/dk (vjp_k may be null).
+    BACKSWEEP_HOST_DEVICE void vjp(std::size_t point, const GridPosition& at, const double* u, const double* k,
+                                   const double* lambda, double* vjp_u, double* vjp_k) const {
+      vjp_u[point] = stencils::div_grad(grid, point, at, k, lambda);
+      if (vjp_k) vjp_k[point] = stencils::div_grad_by_coefficient(grid, point, at, u, lambda);
+    }
+  };
+  PointKernel kernel() const { return {grid_.stencil_axes()}; }
+
   template <class T>
-  void operator()(T, const T* u, const T* k, T* dudt) const {
-    for_each_point(grid_, [&](std::size_t point, const auto& at) {
-      dudt[point] = kDivGrad.apply(grid_, point, at, u, k);
-    });
+  void operator()(T t, const T* u, const T* k, T* dudt) const {
+    const PointKernel at_point = kernel();
+    for_each_point(grid_, [&](std::size_t point, const auto& at) { at_point.rate(point, at, t, u, k, dudt); });
   }
 
   // lambdaᵀ df/du and lambdaᵀ df/dk (vjp_k may be null).
   void vjp(double, const double* u, const double* k, const double* lambda, double* vjp_u, double* vjp_k) const {
-    std::fill_n(vjp_u, grid_.points(), 0.0);
-    if (vjp_k) std::fill_n(vjp_k, grid_.points(), 0.0);
+    const PointKernel at_point = kernel();
     for_each_point(grid_, [&](std::size_t point, const auto& at) {
-      kDivGrad.transpose(grid_, point, at, u, k, lambda[point], vjp_u, vjp_k);
+      at_point.vjp(point, at, u, k, lambda, vjp_u, vjp_k);
     });
   }
 
  private:
-  static constexpr Stencil kDivGrad{StencilKind::div_grad};
   Grid grid_;
 };
 

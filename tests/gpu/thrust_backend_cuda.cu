@@ -1,4 +1,4 @@
-// tests/gpu/thrust_backend.test.cpp and tests/gpu/member_sweep.test.cpp built by nvcc
+// tests/gpu/thrust_backend.test.cpp, member_sweep.test.cpp and grid_models_device.test.cpp built by nvcc
 // for CUDA. Without a GPU (as in CI) it checks that asking for the CUDA backend is a clear
 // error, not a crash, then reports itself skipped (ctest's SKIP_RETURN_CODE 77).
 #define DOCTEST_CONFIG_IMPLEMENT
@@ -10,6 +10,7 @@
 
 #include <cuda_runtime.h>
 
+#include "tests/gpu/grid_models_device.test.cpp"
 #include "tests/gpu/member_sweep.test.cpp"
 #include "tests/gpu/thrust_backend.test.cpp"
 

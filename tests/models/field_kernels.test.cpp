@@ -17,7 +17,7 @@ using namespace backsweep;
 
 namespace {
 
-const std::vector<std::vector<std::size_t>> kShapes{{9}, {5, 6}, {3, 4, 5}, {1, 7}};
+const std::vector<std::vector<std::size_t>> kShapes{{9}, {5, 6}, {3, 4, 5}, {1, 7}, {2, 3}};
 constexpr Boundary kBoundaries[] = {Boundary::periodic, Boundary::dirichlet, Boundary::neumann};
 
 std::vector<double> wavy(std::size_t n, double offset, double base = 0.0) {
