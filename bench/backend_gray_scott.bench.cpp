@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "adjoint/discrete_adjoint.hpp"
+#include "bench/device_bandwidth.hpp"
 #include "bench/timing.hpp"
 #include "gpu/gray_scott_device.hpp"
 #include "gpu/thrust_algebra.hpp"
@@ -33,12 +34,6 @@ struct AtCentre {
   }
 };
 
-struct Triad {
-  double* a;
-  const double *b, *c;
-  BACKSWEEP_HOST_DEVICE void operator()(std::size_t i) const { a[i] = b[i] + 3.0 * c[i]; }
-};
-
 #if BACKSWEEP_THRUST_CUDA
 constexpr const char* kBackend = "CUDA";
 constexpr std::size_t kSides[] = {512, 1024, 2048};
@@ -48,18 +43,6 @@ constexpr const char* kBackend = "OpenMP";
 constexpr std::size_t kSides[] = {256, 512};
 constexpr std::size_t kSteps = 100;
 #endif
-
-// Peak memory bandwidth in GB/s from the device's clock and bus width (0 when unknown).
-double peak_bandwidth() {
-#if BACKSWEEP_THRUST_CUDA
-  int clock_khz = 0, bus_bits = 0;
-  cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, 0);
-  cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0);
-  return 2.0 * clock_khz * 1e3 * (bus_bits / 8.0) / 1e9;
-#else
-  return 0.0;
-#endif
-}
 
 template <class M>
 GradientProblem<M, Objective<AtCentre>> problem_for(const M& model, std::size_t side) {
@@ -83,7 +66,7 @@ GradientProblem<M, Objective<AtCentre>> problem_for(const M& model, std::size_t 
 int main(int argc, char** argv) {
   std::vector<std::size_t> sides(std::begin(kSides), std::end(kSides));
   if (argc > 1) sides.assign(1, std::size_t(std::atoi(argv[1])));
-  const double peak = peak_bandwidth();
+  const double peak = bench::peak_bandwidth();
   std::printf("%s backend vs the CPU backend, RK4 %zu steps; kernels on the %s backend\n", kBackend,
               kSteps, kBackend);
   if (peak > 0) std::printf("device peak memory bandwidth (clock x bus): %.0f GB/s\n", peak);
@@ -100,20 +83,17 @@ int main(int argc, char** argv) {
 
     // Kernels on the backend, each repeated to take a few milliseconds at least.
     ThrustAlgebra::vector<double> y(2 * n), f(2 * n), lambda(2 * n), vjp_y(2 * n);
-    // STREAM's rule for the triad: arrays well beyond the last-level cache.
-    const std::size_t stream = std::max<std::size_t>(2 * n, std::size_t(1) << 24);
-    ThrustAlgebra::vector<double> a(stream), b(stream, 1.0), c(stream, 2.0);
+    bench::TriadArrays stream(2 * n);
     for (std::size_t i = 0; i < 2 * n; ++i) {
       y[i] = 0.5 + 0.25 * double(i % 7);
       lambda[i] = 0.1 * double(i % 5);
     }
     const std::vector<double> p{8e-5, 4e-5, 0.024, 0.06};
     const int times = int(std::max<std::size_t>(3, (std::size_t(1) << 27) / n));
-    const int triads = int(std::max<std::size_t>(3, (std::size_t(1) << 27) / stream));
+    const int triads = int(std::max<std::size_t>(3, (std::size_t(1) << 27) / stream.n));
     const std::vector<double> kernels = bench::interleaved_medians(
         {[&] {
-           for (int k = 0; k < triads; ++k)
-             ThrustAlgebra::for_each(stream, Triad{a.data(), b.data(), c.data()});
+           for (int k = 0; k < triads; ++k) stream.run();
          },
          [&] { for (int k = 0; k < times; ++k) device(0.0, y.data(), p.data(), f.data()); },
          [&] {
@@ -121,7 +101,7 @@ int main(int argc, char** argv) {
              device.vjp(0.0, y.data(), p.data(), lambda.data(), vjp_y.data(), nullptr);
          }},
         7);
-    const double triad = 24.0 * double(stream) * triads / kernels[0] / 1e9;
+    const double triad = stream.bytes() * triads / kernels[0] / 1e9;
     const double rhs = 32.0 * double(n) * times / kernels[1] / 1e9;
     const double vjp = 48.0 * double(n) * times / kernels[2] / 1e9;
 

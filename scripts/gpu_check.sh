@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The CUDA backend's test and benchmarks (gpu/: Gray–Scott fields, Lorenz-63 ensembles), built
-# with nvcc (warnings as errors) and run on a GPU.
+# The CUDA backend's test and benchmarks (gpu/: Gray–Scott, heat, advection–diffusion and
+# acoustic fields, Lorenz-63 ensembles), built with nvcc (warnings as errors) and run on a
+# GPU.
 #   scripts/gpu_check.sh                 build in build-gpu for this machine's GPU, and run
 #   scripts/gpu_check.sh --pack DIR      build for Hopper (no GPU needed) into DIR, with the
 #                                        shared libraries a machine without the project's
@@ -8,7 +9,8 @@
 #   scripts/gpu_check.sh --run DIR       run what --pack built (on the GPU machine)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(test_gpu_thrust_backend_cuda bench_backend_gray_scott_cuda bench_ensemble_lorenz_cuda)
+targets=(test_gpu_thrust_backend_cuda bench_backend_gray_scott_cuda bench_backend_grid_models_cuda
+  bench_ensemble_lorenz_cuda)
 
 build() {  # build(folder, CUDA architectures)
   cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DBACKSWEEP_CUDA=ON -DBACKSWEEP_WERROR=ON \
@@ -20,6 +22,7 @@ run() {  # run(folder holding the test and the benchmarks)
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
   "$1/test_gpu_thrust_backend_cuda"
   "$1/bench_backend_gray_scott_cuda"
+  "$1/bench_backend_grid_models_cuda"
   "$1/bench_ensemble_lorenz_cuda"
 }
 
