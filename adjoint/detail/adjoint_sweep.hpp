@@ -26,7 +26,7 @@ class AdjointSweep {
   using A = typename S::algebra_type;
 
   // `steps`, when known, spaces the monitor's history from the start.
-  // p where the algebra's kernels read it (gradient_parameters).
+  // p in the algebra's memory, where device kernels read it (gradient() puts it there).
   AdjointSweep(S& stepper, const GradientProblem<M, Obj>& problem, std::span<const T> p,
                double t_start, double t_end, std::size_t steps)
       : stepper_(stepper), problem_(problem), p_(p), n_(stepper.state_size()),
