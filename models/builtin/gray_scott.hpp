@@ -7,10 +7,13 @@
 // A hand-written kernel for memory bandwidth: one pass over the grid reads u and v and
 // writes both derivatives (32 bytes a point); the VJP reads u, v and both adjoints and
 // writes two (48 bytes a point). The Laplacian is symmetric, so the VJP applies it to
-// the adjoints, and Σ λ lap(u) = Σ u lap(λ) gives dJ/dD without another stencil.
+// the adjoints, and Σ λ lap(u) = Σ u lap(λ) gives dJ/dD without another stencil. On fields
+// too large for the last-level cache the derivatives go out by streaming stores (no read
+// for ownership: a third less traffic on the RHS).
 #include <array>
 #include <cstddef>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "models/grid.hpp"
@@ -18,6 +21,13 @@
 #include "models/sparsity.hpp"
 
 namespace backsweep::models {
+
+// The double kernels (gray_scott.cpp), built for baseline x86-64 and for AVX2, chosen when
+// the program starts. Each point's arithmetic is the same in both (no fused multiply-add),
+// so the fields are bitwise the same; dJ/dp's lane sums follow the vector width.
+void gray_scott_rates(const Grid& grid, const double* y, const double* p, double* dydt);
+void gray_scott_vjp(const Grid& grid, const double* y, const double* p, const double* lambda, double* vjp_y,
+                    double* vjp_p);
 
 class GrayScott {
  public:
@@ -37,57 +47,43 @@ class GrayScott {
 
   template <class T>
   void operator()(T, const T* y, const T* p, T* dydt) const {
-    const std::size_t n = grid_.points();
+    if constexpr (std::is_same_v<T, double>) gray_scott_rates(grid_, y, p, dydt);
+    else rates(grid_, y, p, dydt);
+  }
+
+  // lambdaᵀ df/dy and lambdaᵀ df/dp (vjp_p may be null), one pass over the grid.
+  void vjp(double, const double* y, const double* p, const double* lambda, double* vjp_y,
+           double* vjp_p) const {
+    gray_scott_vjp(grid_, y, p, lambda, vjp_y, vjp_p);
+  }
+
+  // The right-hand side's loop, for any scalar; values run it from gray_scott.cpp, where
+  // it is built for AVX2 too. `out`, when given, stores each block of derivatives
+  // (streaming stores on fields too large to stay in cache).
+  template <class T, class Out = std::nullptr_t>
+  static void rates(const Grid& grid, const T* y, const T* p, T* dydt, Out out = nullptr) {
+    const std::size_t n = grid.points();
     const T* u = y;
     const T* v = y + n;
     const T d1 = p[0], d2 = p[1], gamma = p[2], decay = p[2] + p[3];
-    for_each_laplacian_block<2, T>(grid_, {u, v}, [&](std::size_t first, std::size_t count,
-                                                      const std::array<const T*, 2>& lap) {
+    T buffer[2][std::is_same_v<Out, std::nullptr_t> ? 1 : kLaplacianBlock];
+    for_each_laplacian_block<2, T>(grid, {u, v}, [&](std::size_t first, std::size_t count,
+                                                     const std::array<const T*, 2>& lap) {
       const T* __restrict ub = u + first;
       const T* __restrict vb = v + first;
-      T* __restrict du = dydt + first;
-      T* __restrict dv = dydt + n + first;
+      T* __restrict du = std::is_same_v<Out, std::nullptr_t> ? dydt + first : buffer[0];
+      T* __restrict dv = std::is_same_v<Out, std::nullptr_t> ? dydt + n + first : buffer[1];
 #pragma omp simd
       for (std::size_t j = 0; j < count; ++j) {
         const T uvv = ub[j] * vb[j] * vb[j];
         du[j] = d1 * lap[0][j] - uvv + gamma * (T(1) - ub[j]);
         dv[j] = d2 * lap[1][j] + uvv - decay * vb[j];
       }
-    });
-  }
-
-  // lambdaᵀ df/dy and lambdaᵀ df/dp (vjp_p may be null), one pass over the grid.
-  void vjp(double, const double* y, const double* p, const double* lambda, double* vjp_y,
-           double* vjp_p) const {
-    const std::size_t n = grid_.points();
-    const double d1 = p[0], d2 = p[1], gamma = p[2], decay = p[2] + p[3];
-    double dd1 = 0, dd2 = 0, dgamma = 0, dkappa = 0;
-    for_each_laplacian_block<2, double>(grid_, {lambda, lambda + n}, [&](std::size_t first, std::size_t count,
-                                                                         const std::array<const double*, 2>& lap) {
-      const double* __restrict u = y + first;
-      const double* __restrict v = y + n + first;
-      const double* __restrict lu = lambda + first;
-      const double* __restrict lv = lambda + n + first;
-      double* __restrict vjp_u = vjp_y + first;
-      double* __restrict vjp_v = vjp_y + n + first;
-      // Summed in lanes: the order is fixed by the build, so every call agrees bitwise.
-#pragma omp simd reduction(+ : dd1, dd2, dgamma, dkappa)
-      for (std::size_t j = 0; j < count; ++j) {
-        const double vv = v[j] * v[j], uv2 = 2.0 * u[j] * v[j];
-        vjp_u[j] = d1 * lap[0][j] - lu[j] * (vv + gamma) + lv[j] * vv;
-        vjp_v[j] = d2 * lap[1][j] + (lv[j] - lu[j]) * uv2 - lv[j] * decay;
-        dd1 += u[j] * lap[0][j];
-        dd2 += v[j] * lap[1][j];
-        dgamma += lu[j] * (1.0 - u[j]) - lv[j] * v[j];
-        dkappa -= lv[j] * v[j];
+      if constexpr (!std::is_same_v<Out, std::nullptr_t>) {
+        out(dydt + first, du, count);
+        out(dydt + n + first, dv, count);
       }
     });
-    if (vjp_p) {
-      vjp_p[0] = dd1;
-      vjp_p[1] = dd2;
-      vjp_p[2] = dgamma;
-      vjp_p[3] = dkappa;
-    }
   }
 
  private:
