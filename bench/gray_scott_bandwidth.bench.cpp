@@ -4,7 +4,9 @@
 // the same run, and what a gradient costs
 // against a forward solve. Bytes counted as STREAM counts them (each array read or
 // written once, write-allocate traffic not counted): triad 24 B, RHS 32 B (reads u, v;
-// writes du, dv), VJP 48 B (reads u, v and both adjoints; writes two) per point.
+// writes du, dv), VJP 48 B (reads u, v and both adjoints; writes two) per point. The
+// triad's plain stores pay a read for ownership that is not counted; at 1024^2 the
+// kernels stream their stores and pay none (up to 4/3 of their ratio there).
 // The grid spacing is 64^2's on [0, 2.5)^2 at every size, so RK4 with h = 0.5 stays stable.
 // Gradient/forward (64^2 to 512^2): RK4, 200 steps of h = 0.5, J = u + v at the centre,
 // store-all and revolve with 100 slots; medians of interleaved runs. Store-all twice: a

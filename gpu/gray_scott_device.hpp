@@ -29,8 +29,9 @@ class DeviceGrayScott {
   std::size_t state_size() const { return 2 * grid_.points(); }
   std::size_t param_size() const { return 4; }
 
-  // y and dydt in device memory, p on the host. Values only (T = double): tangents of
-  // fields are taken on the host model.
+  // y and dydt in device memory; p where the host reads it (its four values go to the
+  // kernel by value). Values only (T = double): tangents of fields are taken on the host
+  // model.
   template <class T>
   void operator()(T, const T* y, const T* p, T* dydt) const {
     static_assert(std::is_same_v<T, double>, "the device kernels compute values only");

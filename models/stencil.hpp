@@ -12,7 +12,6 @@
 // computes, on the host or a device, for the built-in models), or scattered from one
 // point back to exactly the points its value read (Stencil::transpose, for models defined
 // by equations), so reverse mode through a stencil costs what the stencil costs.
-#include <array>
 #include <cstddef>
 
 #include "models/grid.hpp"

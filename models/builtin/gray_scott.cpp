@@ -22,10 +22,16 @@ std::size_t last_level_cache_bytes() {
 }
 
 // Whether a pass that touches `bytes` should stream its results past the caches: when
-// they would not stay there anyway (more than half the last-level cache).
+// they would not stay there anyway (more than half the last-level cache; where that cache
+// is shared by many cores, sooner would do). Only x86-64 has the streaming stores.
 bool streams(std::size_t bytes) {
+#if defined(__x86_64__)
   static const std::size_t cache = last_level_cache_bytes();
   return bytes > cache / 2;
+#else
+  (void)bytes;
+  return false;
+#endif
 }
 
 // Stores `count` values by non-temporal stores where x86-64 has them (16-byte aligned).

@@ -7,9 +7,9 @@
 // A hand-written kernel for memory bandwidth: one pass over the grid reads u and v and
 // writes both derivatives (32 bytes a point); the VJP reads u, v and both adjoints and
 // writes two (48 bytes a point). The Laplacian is symmetric, so the VJP applies it to
-// the adjoints, and Σ λ lap(u) = Σ u lap(λ) gives dJ/dD without another stencil. On fields
-// too large for the last-level cache the derivatives go out by streaming stores (no read
-// for ownership: a third less traffic on the RHS).
+// the adjoints, and Σ λ lap(u) = Σ u lap(λ) gives dJ/dD without another stencil. Where a
+// pass touches more than half the last-level cache, the derivatives go out by streaming
+// stores (no read for ownership: a third less traffic on the RHS).
 #include <array>
 #include <cstddef>
 #include <string_view>
