@@ -39,6 +39,30 @@ struct Overflowing {
   }
 };
 
+// dy/dt = p sqrt(y): from y = 0 with p = 0 the solution stays 0, but the VJP divides 0 by
+// 0, so a NaN appears in the backward sweep alone, at its first step.
+struct SqrtGrowth {
+  static constexpr std::size_t n_state = 1, n_param = 1;
+  BACKSWEEP_EXEC_CHECK_DISABLE
+  template <class T>
+  BACKSWEEP_HOST_DEVICE void operator()(T, const T* y, const T* p, T* dydt) const {
+    using std::sqrt;
+    dydt[0] = p[0] * sqrt(y[0]);
+  }
+  BACKSWEEP_HOST_DEVICE void vjp(double, const double* y, const double* p, const double* lambda, double* vjp_y,
+                                 double* vjp_p) const {
+    vjp_y[0] = lambda[0] * p[0] / (2.0 * std::sqrt(y[0]));
+    if (vjp_p) vjp_p[0] = lambda[0] * std::sqrt(y[0]);
+  }
+};
+struct FinalY {
+  BACKSWEEP_EXEC_CHECK_DISABLE  // also instantiated with host-only scalars (a dependency tracer)
+  template <class T>
+  BACKSWEEP_HOST_DEVICE T operator()(const T* y, const T*) const {
+    return y[0];
+  }
+};
+
 template <class Terminal = ZPlusSigmaX>
 GradientProblem<models::Lorenz63, Objective<Terminal>> lorenz(bool adaptive) {
   IntegrateOptions options;
@@ -148,6 +172,21 @@ TEST_CASE("Member sweep: a NaN is reported as the engine reports it, forward (fi
   CHECK(backward[0].message == gradient<double>(overflowing, members[0].y0, members[0].p).message);
   REQUIRE(backward[0].diagnostics.nonfinite);
   CHECK(backward[0].diagnostics.nonfinite->phase == "terminal");
+
+  // A NaN in the adjoint after a backward step: reported with that step, as the engine
+  // reports it.
+  IntegrateOptions options;
+  options.step = 0.1;
+  const GradientProblem<SqrtGrowth, Objective<FinalY>> sqrt_growth{SqrtGrowth{}, tableaux::rk4, {0.0}, {0.0},
+                                                                  Objective<FinalY>{}, options};
+  const auto engine_nan = gradient<double>(sqrt_growth, {0.0}, {0.0});
+  const auto sweep_nan = gpu::member_gradients(sqrt_growth, {gpu::EnsembleMember{{0.0}, {0.0}}});
+  REQUIRE(engine_nan.diagnostics.nonfinite);
+  CHECK(engine_nan.diagnostics.nonfinite->phase == "backward");
+  CHECK(sweep_nan[0].status == IntegrateStatus::non_finite_state);
+  CHECK(sweep_nan[0].message == engine_nan.message);
+  REQUIRE(sweep_nan[0].diagnostics.nonfinite);
+  CHECK(sweep_nan[0].diagnostics.nonfinite->step == engine_nan.diagnostics.nonfinite->step);
 }
 
 TEST_CASE("Member sweep: too many steps to keep, invalid options and an implicit method are refused per member") {
