@@ -33,32 +33,11 @@ class InlineVector {
 };
 
 template <std::size_t Capacity>
-struct ThreadAlgebra {
-  static constexpr bool in_calling_thread = true;
+struct ThreadAlgebra : SerialLoops {
   template <class T>
   using vector = InlineVector<T, Capacity>;
   template <class T>
   using storage = InlineVector<T, Capacity>;
-
-  BACKSWEEP_EXEC_CHECK_DISABLE
-  template <class Operation>
-  BACKSWEEP_HOST_DEVICE static void for_each(std::size_t n, Operation&& op) {
-    for (std::size_t i = 0; i < n; ++i) op(i);
-  }
-  BACKSWEEP_EXEC_CHECK_DISABLE
-  template <class Term>
-  BACKSWEEP_HOST_DEVICE static double sum(std::size_t n, Term&& term) {
-    double total = 0.0;
-    for (std::size_t i = 0; i < n; ++i) total += term(i);
-    return total;
-  }
-  BACKSWEEP_EXEC_CHECK_DISABLE
-  template <class Predicate>
-  BACKSWEEP_HOST_DEVICE static std::size_t first_index(std::size_t n, Predicate&& predicate) {
-    for (std::size_t i = 0; i < n; ++i)
-      if (predicate(i)) return i;
-    return n;
-  }
 };
 
 static_assert(Algebra<ThreadAlgebra<1>>);

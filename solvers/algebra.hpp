@@ -73,33 +73,41 @@ struct DefaultInitAllocator : Base {
   friend bool operator==(const DefaultInitAllocator&, const DefaultInitAllocator&) { return true; }
 };
 
-// Contiguous host memory, components in index order. The loops inline into the caller,
-// so a model with a compile-time size gets them fully unrolled.
-struct CpuAlgebra {
+// The loops of an algebra that runs in the calling thread, component after component: the
+// host's, and a GPU thread's own (gpu/thread_algebra.hpp), so both round alike. They
+// inline into the caller, so a model with a compile-time size gets them fully unrolled.
+struct SerialLoops {
   static constexpr bool in_calling_thread = true;
-  template <class T>
-  using vector = std::vector<T>;
-  template <class T>
-  using storage = std::vector<T, DefaultInitAllocator<T, RecyclingAllocator<T>>>;
 
+  BACKSWEEP_EXEC_CHECK_DISABLE
   template <class Operation>
-  BACKSWEEP_INLINE static void for_each(std::size_t n, Operation&& op) {
+  BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE static void for_each(std::size_t n, Operation&& op) {
     for (std::size_t i = 0; i < n; ++i) op(i);
   }
 
+  BACKSWEEP_EXEC_CHECK_DISABLE
   template <class Term>
-  BACKSWEEP_INLINE static double sum(std::size_t n, Term&& term) {
+  BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE static double sum(std::size_t n, Term&& term) {
     double total = 0.0;
     for (std::size_t i = 0; i < n; ++i) total += term(i);
     return total;
   }
 
+  BACKSWEEP_EXEC_CHECK_DISABLE
   template <class Predicate>
-  static std::size_t first_index(std::size_t n, Predicate&& predicate) {
+  BACKSWEEP_HOST_DEVICE static std::size_t first_index(std::size_t n, Predicate&& predicate) {
     for (std::size_t i = 0; i < n; ++i)
       if (predicate(i)) return i;
     return n;
   }
+};
+
+// Contiguous host memory, components in index order.
+struct CpuAlgebra : SerialLoops {
+  template <class T>
+  using vector = std::vector<T>;
+  template <class T>
+  using storage = std::vector<T, DefaultInitAllocator<T, RecyclingAllocator<T>>>;
 };
 
 static_assert(Algebra<CpuAlgebra>);
