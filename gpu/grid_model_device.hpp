@@ -31,7 +31,6 @@ class DeviceGridModel {
   explicit DeviceGridModel(M model)
       : model_(std::move(model)), kernel_(model_.kernel()), positions_(model_.grid()) {}
 
-  const M& host() const { return model_; }
   const Grid& grid() const { return model_.grid(); }
   std::size_t state_size() const { return model_.state_size(); }
   std::size_t param_size() const { return model_.param_size(); }

@@ -9,7 +9,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -18,34 +17,19 @@
 #include "gpu/thrust_algebra.hpp"
 #include "models/builtin/gray_scott.hpp"
 #include "models/builtin/lorenz63.hpp"
+#include "tests/gpu/backend_agreement.hpp"
 #include "tests/gpu/backend_checks.hpp"
 #include "tests/models/gray_scott_fields.hpp"
 
 using namespace backsweep;
 using gpu::ThrustAlgebra;
 using testing::FinalZ;
+using testing::check_agreement;
+using testing::kBitwise;
+using testing::on_host;
 using testing::relative_difference;
 
 namespace {
-
-constexpr bool kBitwise = !BACKSWEEP_THRUST_CUDA;
-
-void check_agreement(const std::vector<double>& got, const std::vector<double>& expected,
-                     const char* what) {
-  REQUIRE(got.size() == expected.size());
-  const double difference = relative_difference(got, expected);
-  if (kBitwise) {
-    CHECK_MESSAGE(got == expected, std::string(what) << ": differs by " << difference << " (relative)");
-  } else {
-    std::printf("%s: CUDA vs CPU, max relative difference %.2e\n", what, difference);
-    CHECK_MESSAGE(difference <= 1e-10, std::string(what));
-  }
-}
-
-template <class T>
-std::vector<double> on_host(const T& values) {
-  return std::vector<double>(values.begin(), values.end());
-}
 
 // Fields with structure on every axis (not symmetric, so a wrong neighbour shows).
 std::vector<double> some_fields(std::size_t n, double phase) {
