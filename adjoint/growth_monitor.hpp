@@ -72,6 +72,11 @@ struct MagnitudeHistograms {
   static std::size_t bin(double x, const Binades& table) { return bin(x, table.data()); }
 };
 
+namespace detail {
+// bin_magnitudes for a long host vector, in one pass (growth_monitor.cpp).
+double bin_long_vector(std::size_t n, const double* x, std::size_t* row);
+}  // namespace detail
+
 struct GrowthReport {
   GrowthVerdict verdict = GrowthVerdict::stable;
   double growth_rate = 0.0;     // per unit backward time, fitted
@@ -98,8 +103,7 @@ class GrowthMonitor {
   BACKSWEEP_INLINE void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
     while (interval_ > 0 && t < histograms_.interval_times[interval_]) --interval_;
     std::size_t* row = histograms_.counts.data() + interval_ * MagnitudeHistograms::kBins;
-    count_bins<A>(n, BinMagnitude<T>{lambda, binades_on<A>()}, MagnitudeHistograms::kBins, row);
-    const double squares = squared_norm<A>(n, lambda);
+    const double squares = bin_magnitudes<A>(n, lambda, row);
     if (squares > 0.0 && squares < INFINITY) {
       if (first_squares_ == 0.0) first_squares_ = squares;
       last_squares_ = squares;
@@ -134,6 +138,14 @@ class GrowthMonitor {
   }
 
  private:
+  // Adds x's components to a histogram row; returns ||x||^2.
+  template <Algebra A, class T>
+  static double bin_magnitudes(std::size_t n, const T* x, std::size_t* row) {
+    if constexpr (std::is_same_v<A, CpuAlgebra> && std::is_same_v<T, double>)
+      if (n >= kLongVector) return detail::bin_long_vector(n, x, row);
+    count_bins<A>(n, BinMagnitude<T>{x, binades_on<A>()}, MagnitudeHistograms::kBins, row);
+    return squared_norm<A>(n, x);
+  }
   void keep(double t, double squares, double gradient_norm);
 
   MonitorOptions options_;

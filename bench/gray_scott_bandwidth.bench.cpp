@@ -10,9 +10,10 @@
 // The grid spacing is 64^2's on [0, 2.5)^2 at every size, so RK4 with h = 0.5 stays stable.
 // Gradient/forward (64^2 to 512^2): RK4, 200 steps of h = 0.5, J = u + v at the centre,
 // store-all and revolve with 100 slots; medians of interleaved runs. Store-all twice: a
-// first gradient, whose store's pages the kernel must zero (release_recycled_memory()
-// before it), and a gradient repeated as a fit's iterations repeat it, whose store
-// reuses the last one's pages (solvers/recycled_memory.hpp).
+// first gradient, whose store's pages the kernel must map and zero (release_recycled_memory()
+// before it; a helper thread maps them beside the forward solve), and a gradient repeated
+// as a fit's iterations repeat it, whose store reuses the last one's pages
+// (solvers/recycled_memory.hpp).
 //   build/bench/bench_gray_scott_bandwidth
 #include <cstdio>
 #include <vector>

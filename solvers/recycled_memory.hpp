@@ -7,6 +7,9 @@
 // write into pages already mapped, as CVODES keeps its checkpoint memory from one CVodeF
 // to the next. One block is kept at most, never more than twice the request it serves;
 // release_recycled_memory() returns it to the system.
+// A fresh block has its pages mapped by a helper thread, ahead of the store that fills
+// it, so that a first gradient pays for them on the second core beside its forward solve
+// rather than in it.
 #include <cstddef>
 
 namespace backsweep {

@@ -8,12 +8,21 @@
 // values only, so tangent lanes never steer a solve.
 #include <cmath>
 #include <cstddef>
+#include <type_traits>
 
 #include "models/dual.hpp"
 #include "solvers/algebra.hpp"
 #include "solvers/butcher_tableau.hpp"
 
 namespace backsweep {
+
+// Vectors from this length on (a grid model's) are scanned by the out-of-line loops
+// below; shorter ones stay inline, where a call would cost a small model more than the
+// loop.
+inline constexpr std::size_t kLongVector = 4096;
+
+// Whether every value is finite: one vectorised pass (solvers/vector_scans.cpp).
+bool all_finite(std::size_t n, const double* x);
 
 namespace detail {
 
@@ -181,10 +190,13 @@ BACKSWEEP_HOST_DEVICE double squared_norm(std::size_t n, const T* x) {
 
 // The first component that is NaN or Inf (in its value or any tangent lane), or n when
 // all are finite. Fast path: one sum of the values (NaN or Inf anywhere makes it
-// non-finite); only then, or for Dual lanes, is x scanned.
+// non-finite); only then, or for Dual lanes, is x scanned. A long host vector is checked
+// by all_finite instead, whose pass a chain of dependent additions does not hold back.
 BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
 BACKSWEEP_HOST_DEVICE std::size_t first_non_finite(std::size_t n, const T* x) {
+  if constexpr (std::is_same_v<A, CpuAlgebra> && std::is_same_v<T, double>)
+    if (n >= kLongVector && all_finite(n, x)) return n;
   if (std::isfinite(A::sum(n, detail::Value<T>{x})) && !is_dual_v<T>) return n;
   return A::first_index(n, detail::NotFinite<T>{x});
 }

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "models/builtin/registry.hpp"
@@ -64,6 +65,35 @@ TEST_CASE("the monitor fits exponential growth and bins per interval") {
   for (std::size_t b = 0; b < MagnitudeHistograms::kBins; ++b) in_first += h.counts[b];
   CHECK(zeros == 1000);
   CHECK(in_first == 400);
+}
+
+TEST_CASE("a long adjoint is binned and measured as a short one is") {
+  // A grid model's adjoint goes through one fused pass (detail::bin_long_vector); a small
+  // model's through count_bins and squared_norm. Both must count every component once.
+  constexpr std::size_t n = kLongVector + 5;
+  std::vector<double> lambda(n);
+  for (std::size_t i = 0; i < n; ++i)
+    lambda[i] = i % 11 == 0 ? 0.0 : (i % 2 ? -1.0 : 1.0) * std::pow(10.0, double(i % 70) - 35.0) * 1.5;
+  std::vector<std::size_t> expected(MagnitudeHistograms::kBins);
+  double squares = 0.0;
+  for (double x : lambda) {
+    ++expected[MagnitudeHistograms::bin(x)];
+    squares += x * x;
+  }
+  std::vector<std::size_t> row(MagnitudeHistograms::kBins, 1);  // counts are added to a row
+  CHECK(detail::bin_long_vector(n, lambda.data(), row.data()) == doctest::Approx(squares).epsilon(1e-14));
+  for (std::size_t b = 0; b < MagnitudeHistograms::kBins; ++b) CHECK(row[b] == expected[b] + 1);
+
+  // Through the monitor: its amplification is the ratio of the two norms it saw.
+  GrowthMonitor monitor({}, 0.0, 1.0);
+  monitor.record(1.0, lambda.data(), n, [] { return 1.0; });
+  for (double& x : lambda) x *= 3.0;
+  monitor.record(0.5, lambda.data(), n, [] { return 1.0; });
+  const GrowthReport r = monitor.report();
+  CHECK(r.amplification == doctest::Approx(3.0).epsilon(1e-14));
+  std::size_t counted = 0;
+  for (std::size_t c : r.histograms.counts) counted += c;
+  CHECK(counted == 2 * n);
 }
 
 TEST_CASE("a long history is decimated, not dropped") {
