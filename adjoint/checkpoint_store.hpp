@@ -17,6 +17,7 @@
 #include "adjoint/gradient_problem.hpp"
 #include "adjoint/slot_file.hpp"
 #include "solvers/algebra.hpp"
+#include "solvers/recycled_memory.hpp"
 #include "solvers/vector_operations.hpp"
 
 namespace backsweep {
@@ -32,6 +33,7 @@ class CheckpointStore {
       : n_(width),
         float32_(std::is_same_v<T, double> && storage == CheckpointOptions::Storage::float32),
         disk_(std::move(disk)), disk_slots_(disk_ ? disk_slots : 0) {
+    reserve(memory_slots);
     resize(memory_slots);
   }
 
@@ -48,9 +50,11 @@ class CheckpointStore {
     if (float32_) narrow_.resize(slots * n_);
     else wide_.resize(slots * n_);
   }
+  // Room for `slots` memory slots, all about to be filled: their pages are mapped ahead
+  // of the writer (solvers/recycled_memory.hpp).
   void reserve(std::size_t slots) {
-    if (float32_) narrow_.reserve(slots * n_);
-    else wide_.reserve(slots * n_);
+    if (float32_) reserve_mapped(narrow_, slots * n_);
+    else reserve_mapped(wide_, slots * n_);
   }
   // Appends a memory slot holding `values`.
   void push_back(const T* values) {
@@ -103,6 +107,13 @@ class CheckpointStore {
   };
 
  private:
+  template <class V>
+  static void reserve_mapped(V& values, std::size_t count) {
+    values.reserve(count);
+    if constexpr (std::is_same_v<A, CpuAlgebra>)
+      map_ahead(values.data(), values.capacity() * sizeof(typename V::value_type));
+  }
+
   std::size_t n_;
   bool float32_;
   // Slots are written before they are read: growing them need not zero them first.

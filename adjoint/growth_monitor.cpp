@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "solvers/avx2_clone.hpp"
+#include "models/avx2_clone.hpp"
 
 namespace backsweep {
 

@@ -2,16 +2,17 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstdint>
 #include <memory>
 #include <mutex>
 #include <new>
-#include <system_error>
 #include <thread>
 #include <vector>
 
 #if defined(__linux__)
 #include <sys/mman.h>
+#include <unistd.h>
 #endif
 
 namespace backsweep {
@@ -22,8 +23,9 @@ struct Block {
   std::size_t bytes = 0;
 };
 
-// A helper thread that maps a fresh block's pages ahead of the writer; stopped and joined
-// before the block goes back to the system (or at exit, for a block still held).
+// A helper thread mapping a block's pages ahead of its writer; stopped and joined before
+// the block goes back to the system. (A child forked without exec would wait forever for
+// its parent's helper there: it must not free a block its parent was mapping.)
 struct Populator {
   void* start = nullptr;
   std::atomic<bool> stop{false};
@@ -35,40 +37,30 @@ struct Populator {
 };
 
 std::mutex guard;
-Block kept;     // freed, waiting for a store of about its size
-Block lent;     // handed out from `kept` for a smaller request: its true size
-std::vector<std::unique_ptr<Populator>> populators;  // one per fresh block still mapped
+Block kept;  // freed, waiting for a store of about its size
+Block lent;  // handed out from `kept` for a smaller request: its true size
+// One per block being mapped (or mapped, and not yet freed). Never destroyed: a block
+// freed by another global's destructor at exit still finds it, and exit ends the helpers.
+auto& populators = *new std::vector<std::unique_ptr<Populator>>;
+std::atomic<bool> kernel_refuses{false};  // no MADV_POPULATE_WRITE (Linux before 5.14)
 
 // Maps the block's pages writable, a chunk at a time, front to back as a store fills
-// them, until done, stopped, or refused (a kernel before 5.14 has no MADV_POPULATE_WRITE:
-// the writer then faults its pages in itself). Not huge pages: where a virtual machine's
-// host has taken freed memory back, a 2 MiB page costs more to map again than 512 small
-// ones, and compacting memory for one can stall the writer.
+// them, until done or stopped. Not huge pages: where a virtual machine's host has taken
+// freed memory back, a 2 MiB page costs more to map again than 512 small ones, and
+// compacting memory for one can stall the writer.
 void populate(void* start, std::size_t bytes, const std::atomic<bool>& stop) {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
-  constexpr std::uintptr_t kPage = 4096, kChunk = std::uintptr_t{32} << 20;
-  std::uintptr_t begin = (std::uintptr_t(start) + kPage - 1) & ~(kPage - 1);
-  const std::uintptr_t end = (std::uintptr_t(start) + bytes) & ~(kPage - 1);
-  for (; begin < end && !stop.load(std::memory_order_relaxed); begin += kChunk)
-    if (madvise(reinterpret_cast<void*>(begin), std::min(kChunk, end - begin), MADV_POPULATE_WRITE) != 0)
+  const std::uintptr_t page = std::uintptr_t(sysconf(_SC_PAGESIZE)), chunk = std::uintptr_t{32} << 20;
+  std::uintptr_t begin = (std::uintptr_t(start) + page - 1) & ~(page - 1);
+  const std::uintptr_t end = (std::uintptr_t(start) + bytes) & ~(page - 1);
+  for (; begin < end && !stop.load(std::memory_order_relaxed); begin += chunk)
+    if (madvise(reinterpret_cast<void*>(begin), std::min(chunk, end - begin), MADV_POPULATE_WRITE) != 0) {
+      if (errno == EINVAL) kernel_refuses = true;
       return;
+    }
 #else
   (void)start, (void)bytes, (void)stop;
 #endif
-}
-
-void* allocate_fresh(std::size_t bytes) {
-  void* const start = ::operator new(bytes);
-  auto populator = std::make_unique<Populator>();
-  populator->start = start;
-  try {
-    populator->thread = std::thread(populate, start, bytes, std::cref(populator->stop));
-  } catch (const std::system_error&) {
-    return start;  // no thread to spare: the writer faults its pages in itself
-  }
-  const std::lock_guard lock(guard);
-  populators.push_back(std::move(populator));
-  return start;
 }
 
 // Returns a block to the system, once its populator (if any) has stopped touching it.
@@ -84,7 +76,7 @@ void free_block(void* start) {
       populators.erase(found);
     }
   }
-  populator.reset();
+  populator.reset();  // stops and joins
   ::operator delete(start);
 }
 
@@ -105,7 +97,7 @@ void* allocate_recyclable(std::size_t bytes) {
     kept = {};
   }
   free_block(stale.start);
-  return allocate_fresh(bytes);
+  return ::operator new(bytes);
 }
 
 void deallocate_recyclable(void* block, std::size_t bytes) {
@@ -132,6 +124,26 @@ void release_recycled_memory() {
     kept = {};
   }
   free_block(stale.start);
+}
+
+void map_ahead(void* block, std::size_t bytes) {
+#if defined(__linux__) && defined(MADV_POPULATE_WRITE)
+  if (!block || bytes < kRecycledBytes || kernel_refuses) return;
+  try {
+    const std::lock_guard lock(guard);
+    for (const auto& entry : populators)
+      if (entry->start == block) return;  // a recycled block: mapped, or being mapped
+    populators.reserve(populators.size() + 1);  // so that nothing throws past the thread's start
+    auto populator = std::make_unique<Populator>();
+    populator->start = block;
+    populator->thread = std::thread(populate, block, bytes, std::cref(populator->stop));
+    populators.push_back(std::move(populator));
+  } catch (...) {
+    // No thread or memory to spare: the writer maps its pages itself.
+  }
+#else
+  (void)block, (void)bytes;
+#endif
 }
 
 }  // namespace backsweep

@@ -7,8 +7,8 @@
 // write into pages already mapped, as CVODES keeps its checkpoint memory from one CVodeF
 // to the next. One block is kept at most, never more than twice the request it serves;
 // release_recycled_memory() returns it to the system.
-// A fresh block has its pages mapped by a helper thread, ahead of the store that fills
-// it, so that a first gradient pays for them on the second core beside its forward solve
+// map_ahead() has a helper thread map a store's pages ahead of the writer that fills
+// them, so that a first gradient pays for them on another core beside its forward solve
 // rather than in it.
 #include <cstddef>
 
@@ -20,6 +20,10 @@ inline constexpr std::size_t kRecycledBytes = std::size_t{16} << 20;
 void* allocate_recyclable(std::size_t bytes);
 void deallocate_recyclable(void* block, std::size_t bytes);
 void release_recycled_memory();
+// For a block from allocate_recyclable that will be written whole, front to back (a store
+// of known size: not one that doubles as it grows, whose spare half would be mapped for
+// nothing). Returns at once; does nothing for small blocks or where the kernel cannot.
+void map_ahead(void* block, std::size_t bytes);
 
 template <class U>
 struct RecyclingAllocator {

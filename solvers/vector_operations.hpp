@@ -16,9 +16,9 @@
 
 namespace backsweep {
 
-// Vectors from this length on (a grid model's) are scanned by the out-of-line loops
-// below; shorter ones stay inline, where a call would cost a small model more than the
-// loop.
+// Host vectors from this length on (a grid model's) are scanned by out-of-line loops
+// (all_finite; the growth monitor's bins); shorter ones stay inline, where a call would
+// cost a small model more than the loop.
 inline constexpr std::size_t kLongVector = 4096;
 
 // Whether every value is finite: one vectorised pass (solvers/vector_scans.cpp).
@@ -196,7 +196,7 @@ BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
 BACKSWEEP_HOST_DEVICE std::size_t first_non_finite(std::size_t n, const T* x) {
   if constexpr (std::is_same_v<A, CpuAlgebra> && std::is_same_v<T, double>)
-    if (n >= kLongVector && all_finite(n, x)) return n;
+    if (n >= kLongVector) return all_finite(n, x) ? n : A::first_index(n, detail::NotFinite<T>{x});
   if (std::isfinite(A::sum(n, detail::Value<T>{x})) && !is_dual_v<T>) return n;
   return A::first_index(n, detail::NotFinite<T>{x});
 }

@@ -2,7 +2,7 @@
 #include <cmath>
 #include <cstddef>
 
-#include "solvers/avx2_clone.hpp"
+#include "models/avx2_clone.hpp"
 #include "solvers/vector_operations.hpp"
 
 namespace backsweep {

@@ -7,7 +7,7 @@
 #include <immintrin.h>
 #endif
 
-#include "solvers/avx2_clone.hpp"
+#include "models/avx2_clone.hpp"
 
 namespace backsweep::models {
 

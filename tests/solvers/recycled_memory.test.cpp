@@ -85,13 +85,23 @@ std::size_t unmapped_pages(void* start, std::size_t bytes) {
 
 bool kernel_populates() {
   void* probe = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  REQUIRE(probe != MAP_FAILED);
   const bool ok = madvise(probe, 4096, MADV_POPULATE_WRITE) == 0;
   munmap(probe, 4096);
   return ok;
 }
+
+// Polls until done(unmapped pages) or 20 s have passed.
+template <class Done>
+bool wait_for(void* block, std::size_t bytes, Done done) {
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+  while (!done(unmapped_pages(block, bytes)))
+    if (std::chrono::steady_clock::now() > deadline) return false;
+  return true;
+}
 }  // namespace
 
-TEST_CASE("a fresh large block has its pages mapped ahead of its writer") {
+TEST_CASE("map_ahead maps a large block's pages on a helper thread") {
   if (!kernel_populates()) {
     MESSAGE("this kernel has no MADV_POPULATE_WRITE (Linux < 5.14): the writer maps its own pages");
     return;
@@ -99,19 +109,22 @@ TEST_CASE("a fresh large block has its pages mapped ahead of its writer") {
   release_recycled_memory();
   const std::size_t bytes = 64 * kMiB;
   void* block = allocate_recyclable(bytes);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
-  while (unmapped_pages(block, bytes) > 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  CHECK(unmapped_pages(block, bytes) == 0);  // nothing here wrote to it
+  CHECK(unmapped_pages(block, bytes) > 0);  // operator new maps nothing
+  map_ahead(block, bytes);
+  CHECK(wait_for(block, bytes, [](std::size_t unmapped) { return unmapped == 0; }));  // nothing here wrote
   deallocate_recyclable(block, bytes);
-
-  // Freed while its helper is still at work: the helper stops before the block goes back.
-  for (int k = 0; k < 4; ++k) {
-    release_recycled_memory();
-    void* large = allocate_recyclable(512 * kMiB);
-    static_cast<char*>(large)[0] = 1;
-    deallocate_recyclable(large, 512 * kMiB);
-  }
   release_recycled_memory();
+
+  // Freed while its helper is at work (some pages mapped, not all): the helper stops, and
+  // is joined, before the block goes back to the system.
+  const std::size_t large = 2048 * kMiB;
+  void* busy = allocate_recyclable(large);
+  const std::size_t all = unmapped_pages(busy, large);
+  map_ahead(busy, large);
+  CHECK(wait_for(busy, large, [&](std::size_t unmapped) { return unmapped < all; }));
+  const bool midway = unmapped_pages(busy, large) > 0;
+  deallocate_recyclable(busy, large);
+  release_recycled_memory();
+  if (!midway) MESSAGE("the helper mapped all 2 GiB before the block was freed");
 }
 #endif
