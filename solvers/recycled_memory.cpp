@@ -63,15 +63,19 @@ void populate(void* start, std::size_t bytes, const std::atomic<bool>& stop) {
 #endif
 }
 
+// Where the populator of the block at `start` is in `populators` (end: none); under `guard`.
+auto populator_of(void* start) {
+  return std::find_if(populators.begin(), populators.end(),
+                      [&](const auto& entry) { return entry->start == start; });
+}
+
 // Returns a block to the system, once its populator (if any) has stopped touching it.
 void free_block(void* start) {
   if (!start) return;
   std::unique_ptr<Populator> populator;
   {
     const std::lock_guard lock(guard);
-    const auto found = std::find_if(populators.begin(), populators.end(),
-                                    [&](const auto& entry) { return entry->start == start; });
-    if (found != populators.end()) {
+    if (const auto found = populator_of(start); found != populators.end()) {
       populator = std::move(*found);
       populators.erase(found);
     }
@@ -131,8 +135,7 @@ void map_ahead(void* block, std::size_t bytes) {
   if (!block || bytes < kRecycledBytes || kernel_refuses) return;
   try {
     const std::lock_guard lock(guard);
-    for (const auto& entry : populators)
-      if (entry->start == block) return;  // a recycled block: mapped, or being mapped
+    if (populator_of(block) != populators.end()) return;  // a recycled block: mapped, or being mapped
     populators.reserve(populators.size() + 1);  // so that nothing throws past the thread's start
     auto populator = std::make_unique<Populator>();
     populator->start = block;

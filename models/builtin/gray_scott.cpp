@@ -58,7 +58,6 @@ struct StreamOut {
 
 // Built twice, for baseline x86-64 and for AVX2 (at 512^2 the kernels run 1.5 times as
 // fast).
-
 BACKSWEEP_AVX2_CLONE
 void gray_scott_rates(const Grid& grid, const double* y, const double* p, double* dydt) {
   if (!streams(4 * sizeof(double) * grid.points())) return GrayScott::rates(grid, y, p, dydt);
