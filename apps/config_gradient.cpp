@@ -1,5 +1,7 @@
 #include "apps/config_gradient.hpp"
 
+#include "apps/backend_gradient.hpp"
+
 #include "adjoint/discrete_adjoint.hpp"
 #include "adjoint/forward_tangent.hpp"
 #include "io/config_objective.hpp"
@@ -12,6 +14,7 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
                                        const std::function<void(double, const double*)>& adjoint_observer,
                                        RunProgress* progress) {
   const SimulateConfig& sim = config.simulate;
+  if (sim.backend == "omp" && sim.grid_kernel) return thrust_gradient(config, monitor, y0, p, adjoint_observer, progress);
   GradientResult<double> result;
   visit_model(sim, [&](const auto& model) {
     visit_config_objective(config, [&](auto objective) {

@@ -19,6 +19,9 @@ struct ErrorReport {
   std::string key;                      // and its key
 };
 
+// What a message may echo of a user's text: a 2 MB value is cut, not printed whole.
+inline constexpr std::size_t kMaxMessageBytes = 2000;
+
 inline ErrorReport& last_error() {
   static ErrorReport report;
   return report;
@@ -28,15 +31,15 @@ template <class... Parts>
 void report_error(const Parts&... parts) {
   std::ostringstream text;
   (text << ... << parts);
-  last_error() = {printable(text.str()), std::nullopt, ""};
+  last_error() = {printable(text.str(), kMaxMessageBytes), std::nullopt, ""};
   std::cerr << "error: " << last_error().message << '\n';
 }
 
 inline void report_error(const ConfigError& error) {
   report_error(error.what());
   last_error().where = error.where();
-  last_error().where->file = printable(error.where().file);
-  last_error().key = printable(error.key());
+  last_error().where->file = printable(error.where().file, kMaxMessageBytes);
+  last_error().key = printable(error.key(), kMaxMessageBytes);
 }
 
 // {"error": {"message", "exit_code"[, "file", "line", "column", "key"]}}

@@ -340,7 +340,7 @@ std::vector<NamedField> estimated_fields(const FitConfig& config, Value value) {
 template <Model M>
 int fit_field_model(const M& model, const FitConfig& config, bool json) {
   const SimulateConfig& sim = config.simulate;
-  const FieldEquations& fields = *sim.fields();
+  const GridLayout& fields = *sim.fields();
   const Grid& grid = fields.grid();
   const Scaled scaled = scaled_parameters(config);
   ConfigFit<M> fit = make_fit(model, config, scaled);

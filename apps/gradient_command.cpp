@@ -63,48 +63,9 @@ Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {
 
-nlohmann::json monitor_json(const GrowthReport& r) {
-  return {{"verdict", to_string(r.verdict)},
-          {"growth_rate", r.growth_rate},
-          {"amplification", finite_or_null(r.amplification)},
-          {"fitted_amplification", finite_or_null(r.fitted_amplification)},
-          {"horizon", finite_or_null(r.horizon)},
-          {"span", r.span},
-          {"explanation", r.explanation}};
-}
-
 nlohmann::json diagnostics_json(const GradientDiagnostics& d, const std::string& mode) {
-  nlohmann::json j = {{"mode", mode},
-                      {"method", d.method},
-                      {"derivatives", d.derivatives.empty() ? nlohmann::json() : nlohmann::json(d.derivatives)},
-                      {"steps", d.steps},
-                      {"schedule", d.schedule},
-                      {"schedule_reason", d.schedule_reason},
-                      {"slots", d.slots},
-                      {"disk_slots", d.disk_slots},
-                      {"peak_slots", d.peak_slots},
-                      {"recomputed_steps", d.recomputed_steps},
-                      {"sequence_steps", d.sequence_steps},
-                      {"adjoint_steps", d.adjoint_steps},
-                      {"rhs_evaluations", d.rhs_evaluations},
-                      {"vjp_evaluations", d.vjp_evaluations},
-                      {"storage", d.storage},
-                      {"checkpoint_bytes", d.checkpoint_bytes},
-                      {"bytes_written", {{"memory", d.memory_written}, {"disk", d.disk_written}}},
-                      {"bytes_read", {{"memory", d.memory_read}, {"disk", d.disk_read}}},
-                      {"forward_seconds", d.forward_seconds},
-                      {"backward_seconds", d.backward_seconds},
-                      {"nonfinite", nullptr},
-                      {"monitor", d.monitor ? monitor_json(*d.monitor) : nlohmann::json()},
-                      {"stiffness", d.stiffness ? nlohmann::json{{"ratio", d.stiffness->ratio},
-                                                                 {"samples", d.stiffness->samples},
-                                                                 {"stiff", d.stiffness->stiff()}}
-                                                : nlohmann::json()}};
-  if (d.nonfinite)
-    j["nonfinite"] = {{"phase", d.nonfinite->phase},
-                      {"step", d.nonfinite->step},
-                      {"time", d.nonfinite->time},
-                      {"component", d.nonfinite->component}};
+  nlohmann::json j = record_json(diagnostics_record(d, mode));
+  j["monitor"] = d.monitor ? record_json(monitor_record(*d.monitor)) : nlohmann::json();
   return j;
 }
 
@@ -129,7 +90,7 @@ int run_gradient(const std::string& config_path, bool json) {
   if (config.ensemble) return run_ensemble_gradient(config, config_path, monitor, json);
 
   // On a grid with [output] vtk: the states and the adjoint fields at these times.
-  const FieldEquations* fields = sim.fields();
+  const GridLayout* fields = sim.fields();
   const bool vtk = fields && sim.vtk;
   const std::vector<double> field_times = vtk ? field_output_times(sim) : std::vector<double>{};
   std::vector<FieldSnapshot> states, adjoints;
@@ -177,7 +138,7 @@ int run_gradient(const std::string& config_path, bool json) {
   }
   nlohmann::json parameter_fields;
   if (fields) {  // fields are reported by name, whole, with their norms
-    const std::size_t points = fields->grid().points(), scalars = sim.expression_model->param_names().size();
+    const std::size_t points = fields->grid().points(), scalars = fields->scalar_parameters();
     output.grid_shape = fields->grid().shape();
     if (config.initial) output.initial_fields = split_fields(fields->fields(), result.dJ_dy0.data(), points);
     output.parameter_fields = split_fields(fields->parameter_fields(), result.dJ_dp.data() + scalars, points);

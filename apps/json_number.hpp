@@ -1,13 +1,36 @@
 #pragma once
+// Numbers and records as JSON.
 #include <cmath>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "io/diagnostics_record.hpp"
 
 namespace backsweep::apps {
 
 // JSON has no Inf or NaN: such a number is written as null.
 inline nlohmann::json finite_or_null(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+
+// A record as nested objects: "bytes_written/memory" is {"bytes_written": {"memory": ...}}.
+inline nlohmann::json record_json(const std::vector<DiagnosticEntry>& record) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const DiagnosticEntry& entry : record) {
+    const nlohmann::json value = std::visit(
+        [](const auto& v) -> nlohmann::json {
+          using V = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<V, std::monostate>) return nullptr;
+          else if constexpr (std::is_same_v<V, double>) return finite_or_null(v);
+          else return v;
+        },
+        entry.value);
+    j[nlohmann::json::json_pointer("/" + entry.name)] = value;
+  }
+  return j;
 }
 
 }  // namespace backsweep::apps

@@ -23,7 +23,7 @@
 int main(int argc, char** argv) {
   using namespace backsweep::apps;
   backsweep::install_vti_reader();  // configs may name .vti files for fields
-  CLI::App app{"backsweep: simulations and exact discrete-adjoint gradients of ODEs"};
+  CLI::App app{"backsweep: simulations, exact discrete-adjoint gradients and parameter fits of ODEs and PDEs on grids"};
   app.require_subcommand(1);
   app.set_version_flag("--version", "backsweep " BACKSWEEP_VERSION);
 
@@ -127,5 +127,10 @@ int main(int argc, char** argv) {
   };
   const int code = run();
   if (json && code != kExitOk) std::cout << error_json(code).dump() << '\n';
+  // Results that never reached stdout (a full device, a closed pipe) are a failed run.
+  if (std::cout.flush(); !std::cout && code == kExitOk) {
+    std::cerr << "error: could not write the results to standard output\n";
+    return kExitRunFailed;
+  }
   return code;
 }

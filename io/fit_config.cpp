@@ -44,12 +44,12 @@ std::size_t index_of(const TomlSection& section, std::string_view key,
 
 // The index of the first value of parameter field `name` in the model's parameters.
 std::optional<std::size_t> parameter_field_index(const SimulateConfig& sim, const std::string& name) {
-  const FieldEquations* fields = sim.fields();
+  const GridLayout* fields = sim.fields();
   if (!fields) return std::nullopt;
   const auto& names = fields->parameter_fields();
   const auto it = std::find(names.begin(), names.end(), name);
   if (it == names.end()) return std::nullopt;
-  return sim.expression_model->param_names().size() + std::size_t(it - names.begin()) * fields->grid().points();
+  return fields->scalar_parameters() + std::size_t(it - names.begin()) * fields->grid().points();
 }
 
 // [regularization.<field>]: tikhonov, h1, tv (weights >= 0), tv_epsilon, reference

@@ -1,6 +1,11 @@
 #include "io/gradient_output.hpp"
 
+#include <map>
+#include <type_traits>
+#include <variant>
+
 #include "io/atomic_file.hpp"
+#include "io/diagnostics_record.hpp"
 #include "io/detail/hdf5_handle.hpp"
 
 namespace backsweep {
@@ -15,44 +20,36 @@ void write_named_values(hid_t group, const std::string& name,
   detail::write_dataset_names(group, name, "names", names);
 }
 
-void write_diagnostics(hid_t file, const GradientDiagnostics& d) {
-  Hdf5Handle group = detail::create_group(file, "diagnostics");
-  detail::write_string_attribute(group, "method", d.method);
-  detail::write_string_attribute(group, "schedule", d.schedule);
-  detail::write_string_attribute(group, "schedule_reason", d.schedule_reason);
-  detail::write_string_attribute(group, "storage", d.storage);
-  if (!d.derivatives.empty()) detail::write_string_attribute(group, "derivatives", d.derivatives);
-  const std::pair<const char*, std::size_t> counts[] = {
-      {"steps", d.steps},
-      {"slots", d.slots},
-      {"disk_slots", d.disk_slots},
-      {"memory_bytes_written", d.memory_written},
-      {"memory_bytes_read", d.memory_read},
-      {"disk_bytes_written", d.disk_written},
-      {"disk_bytes_read", d.disk_read},
-      {"peak_slots", d.peak_slots},
-      {"recomputed_steps", d.recomputed_steps},
-      {"sequence_steps", d.sequence_steps},
-      {"adjoint_steps", d.adjoint_steps},
-      {"rhs_evaluations", d.rhs_evaluations},
-      {"vjp_evaluations", d.vjp_evaluations},
-      {"checkpoint_bytes", d.checkpoint_bytes}};
-  for (const auto& [name, value] : counts) detail::write_count_attribute(group, name, value);
-  detail::write_double_attribute(group, "forward_seconds", d.forward_seconds);
-  detail::write_double_attribute(group, "backward_seconds", d.backward_seconds);
-  if (d.stiffness) detail::write_double_attribute(group, "stiffness_ratio", d.stiffness->ratio);
-  group.close();
+// The record's entries as attributes of `group`, a name's '/' a subgroup; null entries
+// (absent groups) are not written.
+void write_record(hid_t group, const std::vector<DiagnosticEntry>& record) {
+  std::map<std::string, Hdf5Handle> subgroups;
+  for (const DiagnosticEntry& entry : record) {
+    if (std::holds_alternative<std::monostate>(entry.value)) continue;
+    hid_t where = group;
+    std::string name = entry.name;
+    if (const auto slash = name.find('/'); slash != std::string::npos) {
+      const std::string subgroup = name.substr(0, slash);
+      auto it = subgroups.find(subgroup);
+      if (it == subgroups.end()) it = subgroups.emplace(subgroup, detail::create_group(group, subgroup)).first;
+      where = it->second;
+      name = name.substr(slash + 1);
+    }
+    std::visit(
+        [&](const auto& value) {
+          using V = std::decay_t<decltype(value)>;
+          if constexpr (std::is_same_v<V, std::string>) detail::write_string_attribute(where, name, value);
+          else if constexpr (std::is_same_v<V, double>) detail::write_double_attribute(where, name, value);
+          else if constexpr (std::is_same_v<V, std::uint64_t>) detail::write_count_attribute(where, name, value);
+          else if constexpr (std::is_same_v<V, bool>) detail::write_count_attribute(where, name, value ? 1 : 0);
+        },
+        entry.value);
+  }
 }
 
 void write_monitor(hid_t file, const GrowthReport& r, double tolerance) {
   Hdf5Handle group = detail::create_group(file, "monitor");
-  detail::write_string_attribute(group, "verdict", to_string(r.verdict));
-  detail::write_string_attribute(group, "explanation", r.explanation);
-  detail::write_double_attribute(group, "growth_rate", r.growth_rate);
-  detail::write_double_attribute(group, "amplification", r.amplification);
-  detail::write_double_attribute(group, "fitted_amplification", r.fitted_amplification);
-  detail::write_double_attribute(group, "horizon", r.horizon);
-  detail::write_double_attribute(group, "span", r.span);
+  write_record(group, monitor_record(r));
   detail::write_double_attribute(group, "tolerance", tolerance);
   detail::write_double_dataset(group, "time", {r.times.size()}, r.times.data());
   detail::write_double_dataset(group, "log_adjoint_norm", {r.log_adjoint_norm.size()},
@@ -103,7 +100,9 @@ void write_gradient_hdf5(const GradientOutput& output, const std::string& path) 
       group.close();
     }
     gradient.close();
-    write_diagnostics(h5, output.diagnostics);
+    Hdf5Handle diagnostics = detail::create_group(h5, "diagnostics");
+    write_record(diagnostics, diagnostics_record(output.diagnostics, output.mode));
+    diagnostics.close();
     if (output.diagnostics.monitor)
       write_monitor(h5, *output.diagnostics.monitor, output.monitor_tolerance);
     h5.close();

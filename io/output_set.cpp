@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,6 +23,24 @@ namespace backsweep {
 namespace fs = std::filesystem;
 
 namespace {
+
+// An exclusive flock on a folder, held while it lives: commits into one parent folder
+// take turns. Where the folder cannot be opened, nothing is locked.
+class FolderLock {
+ public:
+  explicit FolderLock(const fs::path& folder) : fd_(::open(folder.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    while (fd_ >= 0 && ::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+    }
+  }
+  ~FolderLock() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  FolderLock(const FolderLock&) = delete;
+  FolderLock& operator=(const FolderLock&) = delete;
+
+ private:
+  int fd_;
+};
 
 void remove_stale(const fs::path& folder, const std::string& prefix) {
   std::error_code error;
@@ -157,6 +176,9 @@ OutputSet::~OutputSet() {
 }
 
 void OutputSet::commit() {
+  // Two runs committing into one folder at once would each link in the earlier outputs,
+  // and the later swap would drop what the other wrote: they take turns.
+  const FolderLock turn(folder_.parent_path());
   bool swapped = false;
   try {
     if (fs::exists(folder_) && !fs::is_directory(folder_))

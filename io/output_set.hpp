@@ -5,6 +5,8 @@
 // renameat2(RENAME_EXCHANGE). A kill at any moment leaves either the old set or the new
 // one. The staging folder (after the swap: the old set) is removed on failure, on
 // SIGTERM, SIGINT or SIGHUP, and, after SIGKILL, by the next run that writes there.
+// Commits into one parent folder take turns (an flock on it), so runs of different
+// commands into one output folder at once keep each other's outputs.
 //
 // Where that cannot be done, each output is moved in on its own, atomically, and earlier
 // outputs stay where they are: an output folder that holds the working directory (a swap

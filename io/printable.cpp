@@ -32,7 +32,10 @@ std::string printable(std::string_view text) {
     const unsigned char c = text[at];
     const std::size_t length = c < 0x80 ? 1 : utf8_length(text, at);
     const bool c1_control = length == 2 && c == 0xC2 && (unsigned char)text[at + 1] < 0xA0;
-    const bool control = (c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7F;
+    // A carriage return alone sends the cursor back over the line a user reads; one that
+    // ends a line (CRLF) does not.
+    const bool line_end = c == '\r' && at + 1 < text.size() && text[at + 1] == '\n';
+    const bool control = (c < 0x20 && c != '\n' && c != '\t' && !line_end) || c == 0x7F;
     if (length == 0 || control || c1_control) {
       char escaped[5];
       std::snprintf(escaped, sizeof escaped, "\\x%02X", c);
@@ -44,6 +47,16 @@ std::string printable(std::string_view text) {
     at += length;
   }
   return shown;
+}
+
+std::string printable(std::string_view text, std::size_t limit) {
+  std::string shown = printable(text);
+  if (shown.size() <= limit) return shown;
+  std::size_t cut = limit;
+  while (cut > 0 && (static_cast<unsigned char>(shown[cut]) & 0xC0) == 0x80) --cut;  // not inside a character
+  const std::size_t left_out = shown.size() - cut;
+  shown.resize(cut);
+  return shown + "... (" + std::to_string(left_out) + " more bytes)";
 }
 
 }  // namespace backsweep

@@ -9,6 +9,7 @@
 #include "io/detail/config_sections.hpp"
 #include "io/detail/joined.hpp"
 #include "io/detail/model_sections.hpp"
+#include "io/visit_model.hpp"
 #include "models/builtin/registry.hpp"
 #include "models/sparsity.hpp"
 #include "solvers/butcher_tableau.hpp"
@@ -64,11 +65,8 @@ void read_time(const TomlSection& root, SimulateConfig& config) {
 }
 
 bool declares_sparsity(const SimulateConfig& config) {
-  if (config.expression_model) return HasSparsityPattern<ExpressionModel>;  // from its equations
   bool declared = false;
-  models::visit_builtin_model(config.model, config.model_points, [&](const auto& model) {
-    declared = HasSparsityPattern<std::remove_cvref_t<decltype(model)>>;
-  });
+  visit_model(config, [&](const auto& model) { declared = HasSparsityPattern<std::remove_cvref_t<decltype(model)>>; });
   return declared;
 }
 
@@ -91,22 +89,27 @@ void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
                                      config.model + "' does not (use auto or dense)");
 }
 
-// solver.backend: where the work runs. A model from a config file runs on the CPU; omp
-// runs [ensemble] members, or a fit's ([data]) starts, in parallel on Thrust's OpenMP
-// system. The Thrust backend's vectors (omp, cuda) are for C++ models with device kernels
-// (gpu/).
+// solver.backend: where the work runs. cpu runs every model; omp runs the hand-written
+// grid models' gradients on Thrust's OpenMP system (fields, parameter fields and
+// checkpoints in its memory, its kernels doing the work), and [ensemble] members or a
+// fit's ([data]) starts in parallel. A model or method that cannot run there is refused
+// here, by key, saying where it runs.
 void read_backend(const TomlSection& root, const TomlSection& solver, SimulateConfig& config) {
   const std::string name = config.backend = solver.string("backend", "cpu");
-  if (name == "omp" && (root.has("ensemble") || root.has("data"))) {
-    if (!BACKSWEEP_OPENMP_BUILT)
-      solver.fail("backend", "'omp': this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)");
-    return;
-  }
-  if (name == "omp" || name == "cuda")
-    solver.fail("backend", "'" + name + "': models from config files run on the cpu backend, and " +
-                               "[ensemble] members and a fit's starts on cpu or omp; the Thrust backend's " +
-                               "vectors (omp, cuda) are for C++ models with device kernels (gpu/)");
-  if (name != "cpu") solver.fail("backend", "unknown backend '" + name + "' (known: cpu, omp, cuda)");
+  if (name == "cpu") return;
+  if (name != "omp" && name != "cuda") solver.fail("backend", "unknown backend '" + name + "' (known: cpu, omp, cuda)");
+  const bool parallel_runs = root.has("ensemble") || root.has("data");
+  if (name == "cuda")
+    solver.fail("backend", "'cuda': this program is built without CUDA; the hand-written grid models run on cpu or "
+                           "omp here (the CUDA backend is reached from C++, gpu/)");
+  if (!BACKSWEEP_OPENMP_BUILT)
+    solver.fail("backend", "'omp': this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)");
+  if (parallel_runs) return;
+  if (!config.grid_kernel)
+    solver.fail("backend", "'omp': model '" + config.model + "' runs on cpu; omp runs the hand-written grid models (" +
+                               joined(models::grid_kernel_names) + "), [ensemble] members and a fit's starts");
+  if (config.method.is_sundials() || config.method.implicit())
+    solver.fail("backend", "'omp' runs explicit methods; '" + std::string(config.method.name()) + "' runs on cpu");
 }
 
 void read_solver(const TomlSection& root, SimulateConfig& config) {
@@ -155,8 +158,8 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
 }  // namespace
 
 ExpressionScope expression_scope(const SimulateConfig& config) {
-  if (const FieldEquations* fields = config.fields())
-    return model_scope(*fields, config.expression_model->param_names(), config.constants);
+  if (const GridLayout* fields = config.fields())
+    return model_scope(*fields, config.scalar_parameter_names(), config.constants);
   return model_scope(config.state_names, config.parameter_names, config.constants);
 }
 

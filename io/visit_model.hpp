@@ -1,7 +1,7 @@
 #pragma once
 // visit_model: calls a generic visitor with the model a config names, built-in (a C++
-// type of its own) or defined by equations in the file (ExpressionModel), so a command
-// is written once for both.
+// type of its own, on a grid or not) or defined by equations in the file
+// (ExpressionModel), so a command is written once for all.
 #include <stdexcept>
 #include <utility>
 
@@ -17,6 +17,10 @@ template <class Visitor>
 void visit_model(const SimulateConfig& config, Visitor&& visitor) {
   if (config.expression_model) {
     visitor(*config.expression_model);
+    return;
+  }
+  if (config.grid_kernel) {
+    models::visit_grid_kernel(*config.grid_kernel, visitor);
     return;
   }
   if (!models::visit_builtin_model(config.model, config.model_points, visitor))

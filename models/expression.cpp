@@ -399,8 +399,10 @@ class ExpressionParser {
       for (; !at_end() && std::isdigit(static_cast<unsigned char>(text_[position_])); ++position_, ++digits)
         index = std::min<std::size_t>(index * 10 + std::size_t(text_[position_] - '0'), std::size_t(1) << 40);
       if (digits == 0) fail(at, "a grid index is a whole number from 0");
+      // As written: a saturated index would read as another number.
+      const std::string written = digits <= 20 ? text_.substr(at, digits) : "of " + std::to_string(digits) + " digits";
       if (index >= field.shape[a])
-        fail(at, "index " + std::to_string(index) + " is outside the grid (axis " + std::to_string(a) + " has " +
+        fail(at, "index " + written + " is outside the grid (axis " + std::to_string(a) + " has " +
                      std::to_string(field.shape[a]) + " points, from 0)");
       flat = flat * field.shape[a] + index;
     }

@@ -16,7 +16,7 @@ ExpressionScope model_scope(const std::vector<std::string>& states,
   return scope;
 }
 
-ExpressionScope model_scope(const FieldEquations& fields, const std::vector<std::string>& parameters,
+ExpressionScope model_scope(const GridLayout& fields, const std::vector<std::string>& parameters,
                             const std::vector<NamedConstant>& constants) {
   ExpressionScope scope;
   scope.add_segment({"t"});

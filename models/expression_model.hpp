@@ -38,7 +38,7 @@ ExpressionScope model_scope(const std::vector<std::string>& states,
 // scalar parameters, the parameter fields (likewise) and the constants, in the layout of
 // FieldEquations (segment 1: every field at every point; 2: the scalars, then the
 // parameter fields).
-ExpressionScope model_scope(const FieldEquations& fields, const std::vector<std::string>& parameters,
+ExpressionScope model_scope(const GridLayout& fields, const std::vector<std::string>& parameters,
                             const std::vector<NamedConstant>& constants = {});
 
 // The value at (t, y, p) of an expression parsed in model_scope().

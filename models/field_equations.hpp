@@ -6,9 +6,7 @@
 // runs the program's reverse at each point, then scatters the operators' adjoints
 // through their exact transposes: a VJP in O(n), with no Jacobian.
 //
-// Layouts: the state is field 0 at every grid point (array order), then field 1, ...;
-// the parameters are the scalars, then parameter field 0 at every point, then 1, ...
-// At a point, the program reads segments: 0 t, 1 the fields there, 2 the scalar
+// Layouts as GridLayout's. At a point, the program reads segments: 0 t, 1 the fields there, 2 the scalar
 // parameters, 3 the parameter fields there, 4 the operators' values there, 5 the
 // coordinates (one per axis, array order).
 #include <array>
@@ -20,6 +18,7 @@
 #include "models/detail/expression_program.hpp"
 #include "models/expression.hpp"
 #include "models/grid.hpp"
+#include "models/grid_layout.hpp"
 #include "models/stencil.hpp"
 
 namespace backsweep {
@@ -40,7 +39,7 @@ struct FieldOperator {
   }
 };
 
-class FieldEquations {
+class FieldEquations : public GridLayout {
  public:
   // Most fields, parameter fields and operators one point's program may read.
   static constexpr std::size_t kMaxPerPoint = 32;
@@ -48,15 +47,9 @@ class FieldEquations {
 
   FieldEquations(Grid grid, std::vector<std::string> fields, std::vector<std::string> parameter_fields,
                  std::size_t scalar_parameters)
-      : grid_(std::move(grid)), fields_(std::move(fields)), parameter_fields_(std::move(parameter_fields)),
-        scalars_(scalar_parameters) {}
+      : GridLayout(std::move(grid), std::move(fields), std::move(parameter_fields), scalar_parameters) {}
 
-  const Grid& grid() const { return grid_; }
-  const std::vector<std::string>& fields() const { return fields_; }
-  const std::vector<std::string>& parameter_fields() const { return parameter_fields_; }
   const std::vector<FieldOperator>& operators() const { return operators_; }
-  std::size_t state_size() const { return fields_.size() * grid_.points(); }
-  std::size_t param_size() const { return scalars_ + parameter_fields_.size() * grid_.points(); }
 
   // The names one point's equations may use, in the segments above: the fields and
   // parameter fields as variables of the point, the scalars, the constants, the axes'
@@ -144,9 +137,6 @@ class FieldEquations {
     for (std::size_t a = 0; a < grid_.axes(); ++a) coordinates[a] = T(grid_.coordinate(a, at[a]));
   }
 
-  Grid grid_;
-  std::vector<std::string> fields_, parameter_fields_;
-  std::size_t scalars_;
   std::vector<FieldOperator> operators_;
 };
 

@@ -3,6 +3,7 @@
 # and builds it in build/ (incremental: fast when nothing changed).
 #   BACKSWEEP_BUILD_DIR  build folder (default build)
 #   BACKSWEEP_CMAKE_ARGS extra CMake arguments
+#   BACKSWEEP_TARGETS    the targets to build (default: all)
 #   CI=true              warnings become errors
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,4 +33,5 @@ werror=OFF
 # shellcheck disable=SC2086
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DBACKSWEEP_WERROR=$werror ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
-cmake --build "$build_dir" -j2
+# shellcheck disable=SC2086
+cmake --build "$build_dir" -j2 ${BACKSWEEP_TARGETS:+--target $BACKSWEEP_TARGETS}

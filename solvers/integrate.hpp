@@ -117,14 +117,19 @@ class Integration {
     return with_local_state([&](T* y, T* next) {
       std::size_t steps = 0;
       FixedGrid grid(options_);
+      if (grid.too_many_steps()) {  // known before any step: said so, not "at step 0"
+        IntegrateResult refused = finish(IntegrateStatus::max_steps_reached, grid.failed_at(), 0, "");
+        std::ostringstream message;
+        message << "the fixed step " << options_.step << " needs more than max_steps = " << options_.max_steps
+                << " steps from t = " << options_.t0 << " to " << options_.t1 << "; nothing was integrated";
+        refused.message = message.str();
+        return refused;
+      }
       for (StepInterval step; grid.next(step);) {
         stepper_.step(step, y, p_, next);
         if (!accept(step, steps, y, next, every_step_)) return non_finite(step, steps);
         if (grid.at_stop() && !every_step_) observe_(step.t_next, static_cast<const T*>(y));
       }
-      if (grid.too_many_steps())
-        return finish(IntegrateStatus::max_steps_reached, grid.failed_at(), steps,
-                      "the fixed step needs more than max_steps steps");
       return finish(IntegrateStatus::success, options_.t1, steps, "");
     });
   }

@@ -5,12 +5,10 @@
 #include <cmath>
 #include <filesystem>
 
-#include <hdf5.h>
-
 #include "io/detail/checkpointing_section.hpp"
 #include "io/detail/expression_reader.hpp"
+#include "io/detail/field_file_section.hpp"
 #include "io/detail/joined.hpp"
-#include "io/field_file_readers.hpp"
 
 namespace backsweep::detail {
 
@@ -55,101 +53,13 @@ Grid read_grid(const TomlSection& root) {
 
 // Refuses a grid whose working set (the fields and parameter fields, a few dozen copies
 // for stages, checkpoints and adjoints) cannot fit in this machine's memory.
-void check_memory(const TomlSection& root, const FieldEquations& fields) {
+void check_memory(const TomlSection& root, const GridLayout& fields) {
   const double copies = 32, bytes = copies * 8.0 * double(fields.state_size() + fields.param_size());
   const double memory = double(machine_memory());
   if (memory > 0 && bytes > memory)
     root.subsection("grid")->fail("shape", "needs at least " + std::to_string(std::uint64_t(bytes)) +
                                                " bytes (about 32 copies of the fields), more than this machine's " +
                                                std::to_string(std::uint64_t(memory)) + ": use fewer points");
-}
-
-std::string shape_text(const std::vector<hsize_t>& shape) {
-  std::string text = "[";
-  for (std::size_t a = 0; a < shape.size(); ++a) {
-    if (a > 0) text += ", ";
-    text += std::to_string(shape[a]);  // appended: GCC 12 misreports ", " + string (-Wrestrict)
-  }
-  return text + "]";
-}
-
-// A field from an HDF5 dataset shaped like the grid; empty, or what is wrong.
-std::string read_hdf5_field(const std::filesystem::path& path, const std::string& dataset, const Grid& grid,
-                            double* values) {
-  H5E_auto2_t printer = nullptr;  // HDF5's own error stack stays quiet: our message says it
-  void* printer_data = nullptr;
-  H5Eget_auto2(H5E_DEFAULT, &printer, &printer_data);
-  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  std::string problem;
-  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  const hid_t set = file < 0 ? -1 : H5Dopen2(file, dataset.c_str(), H5P_DEFAULT);
-  const hid_t space = set < 0 ? -1 : H5Dget_space(set);
-  std::vector<hsize_t> shape(space < 0 ? 0 : std::size_t(std::max(0, H5Sget_simple_extent_ndims(space))));
-  if (space >= 0) H5Sget_simple_extent_dims(space, shape.data(), nullptr);
-  const std::vector<hsize_t> expected(grid.shape().begin(), grid.shape().end());
-  if (file < 0) problem = "cannot open " + path.string() + " as HDF5";
-  else if (set < 0) problem = "no dataset '" + dataset + "' in " + path.string();
-  else if (shape != expected)
-    problem = "dataset '" + dataset + "' has shape " + shape_text(shape) + "; the grid's is " + shape_text(expected);
-  else if (H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, values) < 0)
-    problem = "cannot read dataset '" + dataset + "' as numbers";
-  if (space >= 0) H5Sclose(space);
-  if (set >= 0) H5Dclose(set);
-  if (file >= 0) H5Fclose(file);
-  H5Eset_auto2(H5E_DEFAULT, printer, printer_data);
-  return problem;
-}
-
-// A field from a point array of a VTK ImageData file with the grid's points per axis
-// (VTK's x, y, z are the grid's axes in reverse; x varies fastest in both); empty, or
-// what is wrong.
-std::string read_vti_field(const std::filesystem::path& path, const std::string& array, const Grid& grid,
-                           double* values) {
-  const VtiReader reader = vti_reader();
-  if (!reader) return "this program cannot read .vti files (it does not link backsweep::vtk)";
-  const ImageArray image = reader(path.string(), array);
-  if (!image.problem.empty()) return image.problem;
-  std::vector<hsize_t> shape;
-  for (std::size_t v = 3; v-- > 0;)
-    if (v < grid.axes() || image.dimensions[v] != 1) shape.push_back(image.dimensions[v]);
-  const std::vector<hsize_t> expected(grid.shape().begin(), grid.shape().end());
-  if (shape != expected)
-    return "point array '" + array + "' has shape " + shape_text(shape) + "; the grid's is " + shape_text(expected);
-  if (image.values.size() != grid.points())
-    return "point array '" + array + "' holds " + std::to_string(image.values.size()) + " values for " +
-           std::to_string(grid.points()) + " points";
-  std::copy(image.values.begin(), image.values.end(), values);
-  return "";
-}
-
-// section.name = { file = "u0.h5", dataset = "u" } or { file = "u0.vti", array = "u" }: a
-// field's values at every point from an HDF5 dataset or a VTK ImageData point array
-// (default name: the field's), the file relative to the config's folder.
-void read_field_file(const TomlSection& section, const std::string& name, const toml::table& source,
-                     const Grid& grid, const std::string& config_file, double* values) {
-  const TomlSection from(source, section.position(name).file, section.key_name(name));
-  from.reject_unknown_keys({"file", "dataset", "array"});
-  if (!from.has("file"))
-    section.fail(name, "needs file = \"...h5\" or \"...vti\" (and dataset or array, default the field's name)");
-  const std::filesystem::path path =
-      (std::filesystem::path(config_file).parent_path() / from.string("file", "")).lexically_normal();
-  if (!std::filesystem::is_regular_file(path)) section.fail(name, "no such file: " + path.string());
-  std::string extension = path.extension().string();
-  for (char& c : extension) c = char(std::tolower(static_cast<unsigned char>(c)));
-  const bool vti = extension == ".vti";
-  if (vti && from.has("dataset"))
-    from.fail("dataset", "is for HDF5 files; a .vti file names its point array: array = \"...\"");
-  if (!vti && from.has("array")) from.fail("array", "is for .vti files; an HDF5 file names its dataset: dataset = \"...\"");
-  const std::string source_name = vti ? from.string("array", name) : from.string("dataset", name);
-  const std::string problem =
-      vti ? read_vti_field(path, source_name, grid, values) : read_hdf5_field(path, source_name, grid, values);
-  if (!problem.empty()) section.fail(name, problem);
-  for (std::size_t point = 0; point < grid.points(); ++point)
-    if (!std::isfinite(values[point])) {
-      std::string what = vti ? "point array '" : "dataset '";
-      what += source_name;  // appended: GCC 12 misreports "..." + string (-Wrestrict)
-      section.fail(name, what + "' holds " + std::to_string(values[point]) + " at point " + std::to_string(point));
-    }
 }
 
 std::vector<std::string> read_new_names(const TomlSection& model, std::string_view key, ExpressionScope& declared) {
@@ -182,6 +92,75 @@ std::vector<std::string> per_point(const std::vector<std::string>& fields, const
   return names;
 }
 
+// [model.constants]: names the equations, initial values and objectives may use.
+void read_grid_constants(const TomlSection& model, ExpressionScope& declared, SimulateConfig& config) {
+  if (const auto constants = model.subsection("constants"))
+    for (auto&& [key, node] : constants->table()) {
+      const std::string name(key.str());
+      if (auto problem = declared.problem_with(name)) constants->fail_at_key(name, *problem);
+      declared.add_constant(name, 0.0);
+      config.constants.push_back({name, constants->required_number(name)});
+    }
+}
+
+// The names the model's numbers go by: per point for fields and parameter fields.
+void name_numbers(const GridLayout& layout, const std::vector<std::string>& scalars, SimulateConfig& config) {
+  config.state_names = per_point(layout.fields(), layout.grid());
+  config.parameter_names = scalars;
+  const std::vector<std::string> field_parameters = per_point(layout.parameter_fields(), layout.grid());
+  config.parameter_names.insert(config.parameter_names.end(), field_parameters.begin(), field_parameters.end());
+}
+
+// [model.source] of the acoustic model: point = [indices in array order], f0, t0, amplitude.
+models::AcousticSource read_source(const TomlSection& model, const Grid& grid) {
+  const auto source = model.subsection("source");
+  if (!source) model.fail("source", "is required by the acoustic model: [model.source] point = [...], f0, t0");
+  source->reject_unknown_keys({"point", "f0", "t0", "amplitude"});
+  const std::vector<double> at = source->number_array("point");
+  if (at.size() != grid.axes())
+    source->fail("point", "must give the source's index along each of the grid's " + std::to_string(grid.axes()) +
+                              " axes (array order)");
+  models::AcousticSource result;
+  result.point = 0;
+  for (std::size_t a = 0; a < at.size(); ++a) {
+    if (!(at[a] >= 0) || at[a] != std::floor(at[a]) || at[a] >= double(grid.size(a)))
+      source->fail_entry("point", a, "must be a whole index from 0 to " + std::to_string(grid.size(a) - 1));
+    result.point += std::size_t(at[a]) * grid.stride(a);
+  }
+  result.f0 = source->required_number("f0");
+  result.t0 = source->required_number("t0");
+  result.amplitude = source->number("amplitude", 1.0);
+  if (!(result.f0 > 0) || !std::isfinite(result.f0)) source->fail("f0", "must be a positive frequency");
+  if (!std::isfinite(result.t0)) source->fail("t0", "must be a finite time");
+  if (!std::isfinite(result.amplitude)) source->fail("amplitude", "must be a finite number");
+  return result;
+}
+
+// model.name on a grid: a hand-written kernel (models/builtin/grid_kernels.hpp).
+void read_grid_kernel(const TomlSection& root, const TomlSection& model, const Grid& grid, ExpressionScope& declared,
+                      SimulateConfig& config) {
+  for (std::string_view key : {"fields", "parameters", "parameter_fields", "equations"})
+    if (model.has(key))
+      model.fail(key, "give either model.name (a built-in grid model) or the model's fields and equations, not both");
+  const std::string name = model.string("name", "");
+  auto parts = models::grid_kernel_parts(name, grid);
+  if (!parts)
+    model.fail("name", "unknown grid model '" + name + "' (built-in grid models: " + joined(models::grid_kernel_names) +
+                           "; or give model.fields and [model.equations])");
+  if (model.has("source") && name != models::Acoustic::name) model.fail("source", "is for the acoustic model");
+  const std::vector<std::string>& scalars = parts->scalars;
+  for (const auto* names : {&parts->layout.fields(), &scalars, &parts->layout.parameter_fields()})
+    for (const std::string& declared_name : *names) declared.add_constant(declared_name, 0.0);
+  read_grid_constants(model, declared, config);
+  check_memory(root, parts->layout);
+  config.model = name;
+  name_numbers(parts->layout, parts->scalars, config);
+  config.parameters.assign(parts->layout.param_size(), NAN);
+  std::copy(parts->defaults.begin(), parts->defaults.end(), config.parameters.begin());
+  const models::AcousticSource source = name == models::Acoustic::name ? read_source(model, grid) : models::AcousticSource{};
+  config.grid_kernel = std::make_shared<const models::GridKernel>(models::GridKernel{name, std::move(parts->layout), source});
+}
+
 }  // namespace
 
 bool read_grid_model(const TomlSection& root, SimulateConfig& config) {
@@ -189,11 +168,16 @@ bool read_grid_model(const TomlSection& root, SimulateConfig& config) {
   const Grid grid = read_grid(root);
   const auto model = root.subsection("model");
   if (!model) root.fail("model", "the [model] section is required");
-  model->reject_unknown_keys({"fields", "parameters", "parameter_fields", "equations", "constants"});
-  if (!model->has("fields")) model->fail("fields", "is required on a grid: the fields' names, e.g. [\"u\", \"v\"]");
+  model->reject_unknown_keys({"name", "source", "fields", "parameters", "parameter_fields", "equations", "constants"});
   ExpressionScope declared;
   declared.add_segment({"t"});
   for (std::size_t a = 0; a < grid.axes(); ++a) declared.add_constant(std::string(Grid::axis_name(grid.axes(), a)), 0);
+  if (model->has("name")) {
+    read_grid_kernel(root, *model, grid, declared, config);
+    return true;
+  }
+  if (model->has("source")) model->fail("source", "is for the acoustic model (model.name = \"acoustic\")");
+  if (!model->has("fields")) model->fail("fields", "is required on a grid: the fields' names, e.g. [\"u\", \"v\"]");
   const std::vector<std::string> fields = read_new_names(*model, "fields", declared);
   if (fields.empty()) model->fail("fields", "must list at least one field");
   const std::vector<std::string> scalars = read_new_names(*model, "parameters", declared);
@@ -201,13 +185,7 @@ bool read_grid_model(const TomlSection& root, SimulateConfig& config) {
   if (fields.size() > FieldEquations::kMaxPerPoint) model->fail("fields", "lists more than 32 fields");
   if (parameter_fields.size() > FieldEquations::kMaxPerPoint)
     model->fail("parameter_fields", "lists more than 32 parameter fields");
-  if (const auto constants = model->subsection("constants"))
-    for (auto&& [key, node] : constants->table()) {
-      const std::string name(key.str());
-      if (auto problem = declared.problem_with(name)) constants->fail_at_key(name, *problem);
-      declared.add_constant(name, 0.0);
-      config.constants.push_back({name, constants->required_number(name)});
-    }
+  read_grid_constants(*model, declared, config);
 
   const auto equations = model->subsection("equations");
   if (!equations) model->fail("equations", "is required: one equation per field, in [model.equations]");
@@ -232,20 +210,17 @@ bool read_grid_model(const TomlSection& root, SimulateConfig& config) {
     }
   }
   config.model = "expression";
-  config.state_names = per_point(fields, grid);
-  config.parameter_names = scalars;
-  const std::vector<std::string> field_parameters = per_point(parameter_fields, grid);
-  config.parameter_names.insert(config.parameter_names.end(), field_parameters.begin(), field_parameters.end());
+  name_numbers(on_grid, scalars, config);
+  config.parameters.assign(on_grid.param_size(), NAN);  // no defaults
   config.expression_model = std::make_shared<const ExpressionModel>(std::move(on_grid), scalars, std::move(parsed));
   return true;
 }
 
 void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& config) {
-  const FieldEquations& fields = *config.expression_model->fields();
+  const GridLayout& fields = *config.fields();
   const Grid& grid = fields.grid();
-  const std::vector<std::string>& scalars = config.expression_model->param_names();
+  const std::vector<std::string> scalars = config.scalar_parameter_names();
   const std::size_t n = grid.points();
-  config.parameters.assign(scalars.size() + fields.parameter_fields().size() * n, NAN);
   config.initial_state.assign(fields.state_size(), NAN);
   config.initial_expressions.assign(fields.state_size(), std::nullopt);
 
@@ -257,9 +232,11 @@ void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& c
                       "is required: " + what);
   };
   for (std::size_t j = 0; j < scalars.size(); ++j) {
-    if (!parameters || !parameters->has(scalars[j]))
-      missing(parameters, scalars[j], "parameters." + scalars[j], "a model defined in the file has no default values");
-    config.parameters[j] = parameters->required_number(scalars[j]);
+    if (parameters && parameters->has(scalars[j])) config.parameters[j] = parameters->required_number(scalars[j]);
+    else if (std::isnan(config.parameters[j]))
+      missing(parameters, scalars[j], "parameters." + scalars[j],
+              config.grid_kernel ? "model '" + config.model + "' has no default value for it"
+                                 : "a model defined in the file has no default values");
   }
   if (parameters)
     for (auto&& [key, node] : parameters->table()) {

@@ -7,6 +7,7 @@
 #include "io/detail/expression_reader.hpp"
 #include "io/detail/grid_sections.hpp"
 #include "io/detail/joined.hpp"
+#include "models/builtin/grid_kernels.hpp"
 #include "models/builtin/registry.hpp"
 
 namespace backsweep::detail {
@@ -66,9 +67,12 @@ void read_builtin_model(const TomlSection& model, SimulateConfig& config) {
     config.parameters.assign(m.default_params.begin(), m.default_params.end());
     config.initial_state = models::default_initial_of(m);
   });
+  const auto& grid_models = models::grid_kernel_names;
+  if (!found && std::find(grid_models.begin(), grid_models.end(), config.model) != grid_models.end())
+    model.fail("name", "'" + config.model + "' is a grid model: give its [grid] (shape, extent, boundary)");
   if (!found)
-    model.fail("name", "unknown model '" + config.model +
-                           "' (built-in models: " + joined(models::builtin_model_names) + ")");
+    model.fail("name", "unknown model '" + config.model + "' (built-in models: " +
+                           joined(models::builtin_model_names) + "; on a [grid]: " + joined(grid_models) + ")");
 }
 
 // One equation per state: [model.equations] S = "-beta*S*I".
@@ -130,8 +134,7 @@ void read_model_section(const TomlSection& root, SimulateConfig& config) {
 }
 
 void read_parameters_and_initial(const TomlSection& root, SimulateConfig& config) {
-  if (config.expression_model && config.expression_model->fields())
-    return read_grid_parameters_and_initial(root, config);
+  if (config.fields()) return read_grid_parameters_and_initial(root, config);
   const bool defined = config.expression_model != nullptr;
   const auto parameters = root.subsection("parameters");
   if (parameters) {

@@ -1,6 +1,7 @@
 #include "io/detail/toml_reader.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +13,49 @@
 namespace backsweep::detail {
 
 namespace {
+
+constexpr std::uintmax_t kMaxConfigBytes = 16u << 20;
+constexpr std::size_t kMaxDottedParts = 64;
+
+// toml++ parses a dotted key (a.b.c = 1, [a.b.c]) by recursion, a level a part, so tens
+// of thousands of parts overflow the stack: refused before it parses. Counts the dots of
+// each run of bare keys, quoted keys and dots on a line, outside strings and comments
+// (a number's one dot, 1.5, is a run of one).
+void refuse_deep_dotted_keys(std::string_view text, const std::string& path) {
+  std::size_t line = 1, column = 1, dots = 0, run_line = 1, run_column = 1;
+  const auto bare = [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == ' ' || c == '\t';
+  };
+  for (std::size_t at = 0; at < text.size(); ++at, ++column) {
+    const char c = text[at];
+    if (c == '"' || c == '\'') {  // skip the string, a one-line or multi-line one
+      const bool multi = text.substr(at, 3) == std::string(3, c);
+      const std::string close = multi ? std::string(3, c) : std::string(1, c);
+      std::size_t end = at + close.size();
+      while (end < text.size() && text.compare(end, close.size(), close) != 0) {
+        if (!multi && text[end] == '\n') break;
+        if (text[end] == '\n') ++line, column = 0;
+        end += c == '"' && text[end] == '\\' ? 2 : 1;
+      }
+      column += end + close.size() - 1 - at;
+      at = end + close.size() - 1;
+      continue;
+    }
+    if (c == '.') {
+      if (dots++ == 0) run_line = line, run_column = column;
+      if (dots >= kMaxDottedParts)
+        throw ConfigError({path, run_line, run_column}, "",
+                          "a dotted key of more than " + std::to_string(kMaxDottedParts) + " parts");
+      continue;
+    }
+    if (bare(c)) continue;
+    dots = 0;
+    if (c == '#')
+      while (at + 1 < text.size() && text[at + 1] != '\n') ++at;
+    if (c == '\n') ++line, column = 0;
+  }
+}
+
 
 constexpr std::string_view kOverride = "--set ";
 
@@ -58,6 +102,7 @@ void apply_override(toml::table& document, const std::string& assignment) {
   // new and the value is no TOML (--output-dir runs/2).
   const toml::node* existing = table->get(parts.back());
   const bool text = existing && existing->is_string() && !value.starts_with('"') && !value.starts_with('\'');
+  if (!text) refuse_deep_dotted_keys(value, option);
   toml::table parsed;
   try {
     parsed = toml::parse("value = " + (text ? toml_string(value) : value), option);
@@ -217,10 +262,17 @@ toml::table parse_toml_file(const std::string& path) {
     throw ConfigError({path, 0, 0}, "", "is a directory, not a config file");
   if (std::filesystem::exists(path, error) && !std::filesystem::is_regular_file(path, error))
     throw ConfigError({path, 0, 0}, "", "is not a regular file (a config is read whole, not from a pipe)");
+  if (const auto bytes = std::filesystem::file_size(path, error); !error && bytes > kMaxConfigBytes)
+    throw ConfigError({path, 0, 0}, "",
+                      "is " + std::to_string(bytes) + " bytes; a config file is at most 16 MiB (fields belong in "
+                      ".h5 or .vti files, named from the config)");
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError({path, 0, 0}, "", "cannot open the config file");
   std::ostringstream text;
   text << in.rdbuf();
+  if (text.str().size() > kMaxConfigBytes)  // it grew while read
+    throw ConfigError({path, 0, 0}, "", "is more than 16 MiB; a config file is at most that");
+  refuse_deep_dotted_keys(text.str(), path);
   try {
     toml::table document = toml::parse(text.str(), path);
     for (const std::string& assignment : overrides()) apply_override(document, assignment);

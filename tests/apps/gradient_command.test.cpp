@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +15,7 @@
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "tests/apps/run_cli.hpp"
+#include "tests/h5_read.hpp"
 
 namespace fs = std::filesystem;
 
@@ -445,4 +447,79 @@ TEST_CASE("stiff examples: the discrete adjoint = the forward tangent of the sam
     CHECK(difference <= 1e-9 * scale);
     ++index;
   }
+}
+
+namespace {
+
+// Each non-null leaf of `expected` is an attribute of `group` (an object, a subgroup) with
+// the same value; returns how many there were.
+std::size_t check_same_record(const nlohmann::json& expected, hid_t group, const std::string& path) {
+  std::size_t leaves = 0;
+  for (const auto& [name, value] : expected.items()) {
+    CAPTURE(path + name);
+    if (value.is_null()) continue;
+    if (value.is_object()) {
+      const hid_t subgroup = H5Gopen2(group, name.c_str(), H5P_DEFAULT);
+      REQUIRE(subgroup >= 0);
+      leaves += check_same_record(value, subgroup, path + name + "/");
+      H5Gclose(subgroup);
+      continue;
+    }
+    ++leaves;
+    REQUIRE(H5Aexists(group, name.c_str()) > 0);
+    if (value.is_string()) CHECK(read_text_attribute(group, name.c_str()) == value.get<std::string>());
+    else if (value.is_boolean()) CHECK(read_attribute(group, name.c_str()) == (value.get<bool>() ? 1.0 : 0.0));
+    else CHECK(read_attribute(group, name.c_str()) == value.get<double>());
+  }
+  return leaves;
+}
+
+std::size_t attribute_count(hid_t group) {
+  hsize_t at = 0;
+  std::size_t count = 0;
+  H5Aiterate2(group, H5_INDEX_NAME, H5_ITER_NATIVE, &at,
+              [](hid_t, const char*, const H5A_info_t*, void* n) {
+                ++*static_cast<std::size_t*>(n);
+                return herr_t(0);
+              },
+              &count);
+  return count;
+}
+
+}  // namespace
+
+TEST_CASE("gradient: --json and gradient.h5 carry the same diagnostics under the same names") {
+  const CliRun run_json = run("gradient " + write_config("record.toml", example()).string() +
+                              " --json --output-dir out/record");
+  CAPTURE(run_json.err);
+  REQUIRE(run_json.exit_code == 0);
+  nlohmann::json diagnostics = nlohmann::json::parse(run_json.out)["diagnostics"];
+  const nlohmann::json monitor = diagnostics["monitor"];
+  diagnostics.erase("monitor");  // in its own group, /monitor
+  REQUIRE(monitor.is_object());
+  const hid_t file = H5Fopen((scratch() / "out/record/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t group = H5Gopen2(file, "diagnostics", H5P_DEFAULT), monitor_group = H5Gopen2(file, "monitor", H5P_DEFAULT);
+  REQUIRE(group >= 0);
+  REQUIRE(monitor_group >= 0);
+  // Every JSON value is in the file; the file has nothing JSON lacks (the monitor's
+  // tolerance aside, a config value it writes beside the verdict).
+  CHECK(check_same_record(diagnostics, group, "diagnostics/") >= 20);
+  std::size_t in_file = attribute_count(group);
+  for (const char* subgroup : {"bytes_written", "bytes_read", "stiffness", "nonfinite"}) {
+    if (!diagnostics[subgroup].is_object()) continue;
+    const hid_t g = H5Gopen2(group, subgroup, H5P_DEFAULT);
+    REQUIRE(g >= 0);
+    in_file += attribute_count(g);
+    H5Gclose(g);
+  }
+  std::size_t in_json = 0;
+  for (const auto& [name, value] : diagnostics.flatten().items()) in_json += value.is_null() ? 0 : 1;
+  CHECK(in_file == in_json);
+  // The monitor's non-finite numbers are null in JSON, Inf in the file.
+  CHECK(attribute_count(monitor_group) == check_same_record(monitor, monitor_group, "monitor/") +
+                                              std::size_t(std::count(monitor.begin(), monitor.end(), nullptr)) + 1);
+  H5Gclose(monitor_group);
+  H5Gclose(group);
+  H5Fclose(file);
 }

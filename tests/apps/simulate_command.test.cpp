@@ -19,6 +19,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "models/builtin/grid_kernels.hpp"
+#include "models/builtin/registry.hpp"
+#include "solvers/method.hpp"
 #include "tests/apps/run_cli.hpp"
 #include "tests/h5_read.hpp"
 
@@ -415,6 +418,24 @@ TEST_CASE("--help documents the config keys") {
     CHECK(error["exit_code"] == 2);
     CHECK(!error["message"].get<std::string>().empty());
   }
+}
+
+TEST_CASE("simulate --help names every method, built-in model and grid kernel, and the grid, backend and vtk keys") {
+  const CliRun result = run("simulate --help");
+  CHECK(result.exit_code == 0);
+  std::vector<std::string> names;
+  for (const backsweep::Method& method : backsweep::all_methods) names.emplace_back(method.name());
+  for (std::string_view name : backsweep::models::builtin_model_names) names.emplace_back(name);
+  for (std::string_view name : backsweep::models::grid_kernel_names) names.emplace_back(name);
+  for (const char* key : {"[grid]", "shape", "extent", "boundary", "backend", "vtk", "linear_solver",
+                          "out/<config", "fields", "parameter_fields", "source"})
+    names.emplace_back(key);
+  for (const std::string& name : names) {
+    CAPTURE(name);
+    CHECK(result.out.find(" " + name) != std::string::npos);
+  }
+  const CliRun top = run("--help");
+  CHECK(top.out.find("PDEs") != std::string::npos);
 }
 
 TEST_CASE("a model defined in the config file: SIR, and Lotka-Volterra against the built-in") {

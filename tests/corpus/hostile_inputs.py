@@ -101,13 +101,15 @@ class Case:
     files: dict = field(default_factory=dict)
     out: bool = True  # append --output-dir out
     json: bool = False  # stdout must be {"error": {...}}
+    absent: tuple = ()  # fragments stderr must not contain
+    stdout: str = ""  # a file stdout goes to (e.g. /dev/full), else captured
 
 
-def C(name, cmd, code, *want, cfg=None, files=None, out=True, json=False):
+def C(name, cmd, code, *want, cfg=None, files=None, out=True, json=False, absent=(), stdout=""):
     files = dict(files or {})
     if cfg is not None:
         files["cfg.toml"] = cfg
-    return Case(name, cmd, code, want, files, out, json)
+    return Case(name, cmd, code, want, files, out, json, absent, stdout)
 
 
 S, G, F = "simulate cfg.toml", "gradient cfg.toml", "fit cfg.toml"
@@ -266,6 +268,19 @@ CASES = [
     C("lyapunov_adaptive", "lyapunov cfg.toml", 2, "cfg.toml:", "'solver.step'",
       cfg=sub(BASE, 'method = "rk4"\nstep = 0.01', 'method = "dopri5"\nrtol = 1e-6') + "[lyapunov]\nduration = 10.0\n"),
     C("lyapunov_duration_negative", "lyapunov cfg.toml", 2, "cfg.toml:26:", "'lyapunov.duration'", cfg=BASE + "[lyapunov]\nduration = -10.0\n"),
+    # Found by a hostile-input run of the ring (issue 28).
+    C("dotted_key_50000_parts", S, 2, "cfg.toml:26:", "dotted key", cfg=BASE + "a" + ".a" * 50000 + " = 1\n"),
+    C("dotted_header_50000_parts", S, 2, "cfg.toml:1:", "dotted key", cfg="[" + "a." * 50000 + "a]\n" + BASE),
+    C("dotted_key_in_set", S + " --set 'solver.limits={" + "a." * 50000 + "a=1}'", 2, "dotted key", cfg=BASE),
+    C("config_17MiB_of_zeros", S, 2, "cfg.toml", "16 MiB", cfg=bytes(17 << 20)),
+    C("cr_in_value", S, 2, "cfg.toml:17:", "'solver.method'", "\\x0D", cfg=sub(BASE, '"rk4"', '"rk4\\rEVIL"')),
+    C("cr_raw_in_comment_and_key", S, 2, "cfg.toml:18:", cfg=sub(BASE, "step = 0.01", "st\rep = 0.01 # \r")),
+    C("cr_in_set", ["simulate", "cfg.toml", "--set", "solver.method=rk4\rEVIL"], 2, "'solver.method'", "\\x0D", cfg=BASE),
+    C("value_2MB_not_echoed_whole", S, 2, "cfg.toml:17:", "'solver.method'", "more bytes", cfg=sub(BASE, '"rk4"', '"' + "r" * 2_000_000 + '"')),
+    C("nul_escaped_in_expression", S, 2, "cfg.toml:5:", "'model.equations.x'", "\\x00", "+ y", cfg=sub(BASE, '"-a*x + y"', '"-a*x\\u0000 + y"')),
+    C("grid_index_20_digits", G, 2, "cfg.toml:20:", "'objective.terminal'", "index 99999999999999999999 ", cfg=sub(GRID, "u[3]", "u[99999999999999999999]")),
+    C("max_steps_fixed_refused_whole", S, 1, "max_steps = 5", "nothing was integrated", absent=("at step 0",), cfg=sub(BASE, "step = 0.01", "step = 0.01\nmax_steps = 5")),
+    C("json_to_full_device", S + " --json", 1, "standard output", cfg=BASE, stdout="/dev/full"),
 ]
 
 
@@ -296,8 +311,12 @@ def write_files(folder, files):
                 f.write(content.encode() if isinstance(content, str) else content)
 
 
-def run(cli, argv, cwd):
-    return subprocess.run([cli] + argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+def run(cli, argv, cwd, stdout=""):
+    if not stdout:
+        return subprocess.run([cli] + argv, cwd=cwd, stdin=subprocess.DEVNULL, capture_output=True, timeout=10)
+    with open(stdout, "wb") as out:
+        return subprocess.run([cli] + argv, cwd=cwd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.PIPE,
+                              timeout=10)
 
 
 def check(case, cli, folder, good):
@@ -309,7 +328,7 @@ def check(case, cli, folder, good):
     argv += ["--output-dir", "out"] if case.out else []
     problems = []
     try:
-        r = run(cli, argv, folder)
+        r = run(cli, argv, folder, case.stdout)
     except subprocess.TimeoutExpired:
         return argv, ["timed out after 10 s"], b""
     if r.returncode != case.code:
@@ -317,6 +336,13 @@ def check(case, cli, folder, good):
     err = r.stderr
     if b"\x1b" in err or b"\x00" in err:
         problems.append("stderr echoes a raw ESC or NUL byte")
+    if b"\r" in err.replace(b"\r\n", b""):
+        problems.append("stderr echoes a raw carriage return, which rewrites the line a user reads")
+    if len(err) > 20000:
+        problems.append(f"stderr is {len(err)} bytes: a message echoes too much")
+    present = [w for w in case.absent if w in err.decode("utf-8", "replace")]
+    if present:
+        problems.append(f"in stderr but should not be: {present}")
     try:
         err.decode("utf-8")
     except UnicodeDecodeError:
@@ -340,6 +366,28 @@ def check(case, cli, folder, good):
     if temps:
         problems.append(f"temporaries left: {temps}")
     return argv, problems, err
+
+
+def concurrent_commands(cli, root, tries=10):
+    """simulate and gradient committing into one existing output folder at once: each
+    must keep the other's new outputs. Returns the number of tries that lost one."""
+    lost = 0
+    for attempt in range(tries):
+        folder = os.path.join(root, "concurrent", str(attempt))
+        os.makedirs(folder)
+        write_files(folder, {"cfg.toml": BASE})
+        run(cli, ["simulate", "cfg.toml", "--output-dir", "out"], folder)
+        trajectory = os.path.join(folder, "out", "trajectory.h5")
+        before = os.stat(trajectory).st_mtime_ns
+        time.sleep(0.02)  # a rewritten file's time differs
+        runs = [subprocess.Popen([cli, c, "cfg.toml", "--output-dir", "out"], cwd=folder, stdin=subprocess.DEVNULL,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for c in ("simulate", "gradient")]
+        codes = [r.wait(timeout=30) for r in runs]
+        kept = os.path.exists(os.path.join(folder, "out", "gradient.h5")) and os.stat(trajectory).st_mtime_ns > before
+        if codes != [0, 0] or not kept:
+            lost += 1
+            print(f"FAIL concurrent_commands try {attempt}: exit codes {codes}, both new outputs kept: {kept}")
+    return lost
 
 
 def main():
@@ -366,8 +414,10 @@ def main():
             for p in problems:
                 print(f"    {p}")
             print(f"    stderr: {err[:400]!r}")
-    print(f"{len(CASES) - failures} of {len(CASES)} hostile inputs passed in {time.monotonic() - started:.1f} s")
-    return 1 if failures else 0
+    lost = concurrent_commands(cli, root)
+    print(f"{len(CASES) - failures} of {len(CASES)} hostile inputs passed, and {10 - lost} of 10 concurrent "
+          f"commits into one folder kept both runs' outputs, in {time.monotonic() - started:.1f} s")
+    return 1 if failures or lost else 0
 
 
 if __name__ == "__main__":

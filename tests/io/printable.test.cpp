@@ -17,4 +17,12 @@ TEST_CASE("printable keeps text and UTF-8, and shows control characters and brok
   CHECK(printable("\xED\xA0\x80") == "\\xED\\xA0\\x80");           // a surrogate
   CHECK(printable("\xF4\x90\x80\x80") == "\\xF4\\x90\\x80\\x80");  // past U+10FFFF
   CHECK(printable("\xE2\x88") == "\\xE2\\x88");                    // cut short
+  CHECK(printable("rk4\rrk45") == "rk4\\x0Drk45");                  // a lone CR rewrites the line
+  CHECK(printable("a\r") == "a\\x0D");
+}
+
+TEST_CASE("printable with a limit cuts long text at a character's start and says how much is left out") {
+  CHECK(printable("short", 100) == "short");
+  CHECK(printable(std::string(5000, 'a'), 10) == "aaaaaaaaaa... (4990 more bytes)");
+  CHECK(printable("\xC3\xA9\xC3\xA9", 3) == "\xC3\xA9... (2 more bytes)");  // not inside the second é
 }

@@ -1,0 +1,52 @@
+#include "apps/backend_gradient.hpp"
+
+#include <stdexcept>
+
+#if BACKSWEEP_OPENMP_BUILT
+#include "adjoint/discrete_adjoint.hpp"
+#include "gpu/gray_scott_device.hpp"
+#include "gpu/grid_model_device.hpp"
+#include "io/config_objective.hpp"
+#endif
+
+namespace backsweep::apps {
+
+#if BACKSWEEP_OPENMP_BUILT
+namespace {
+
+// The device model of a host grid model: Gray–Scott's own kernels, the others' point kernels.
+gpu::DeviceGrayScott on_device(const models::GrayScott& model) { return gpu::DeviceGrayScott(model.grid()); }
+template <class M>
+gpu::DeviceGridModel<M> on_device(const M& model) {
+  return gpu::DeviceGridModel<M>(model);
+}
+
+}  // namespace
+#endif
+
+GradientResult<double> thrust_gradient(const GradientConfig& config, const MonitorOptions& monitor,
+                                       const std::vector<double>& y0, const std::vector<double>& p,
+                                       const std::function<void(double, const double*)>& adjoint_observer,
+                                       RunProgress* progress) {
+#if BACKSWEEP_OPENMP_BUILT
+  const SimulateConfig& sim = config.simulate;
+  GradientResult<double> result;
+  models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& host) {
+    const auto model = on_device(host);
+    visit_config_objective(config, [&](auto objective) {
+      using D = std::remove_cvref_t<decltype(model)>;
+      objective.initial.numbers = &y0;
+      GradientProblem<D, decltype(objective)> problem{model, sim.method, y0, p, objective, sim.integrate, monitor};
+      problem.adjoint_observer = adjoint_observer;
+      problem.integrate.progress = progress;
+      result = gradient<double, gpu::ThrustAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
+    });
+  });
+  return result;
+#else
+  (void)config, (void)monitor, (void)y0, (void)p, (void)adjoint_observer, (void)progress;
+  throw std::logic_error("thrust_gradient: this build has no OpenMP backend");
+#endif
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,162 @@
+// The hand-written grid models named from a config (model.name = "gray_scott", "heat",
+// "advection_diffusion", "acoustic" on a [grid]): `backsweep gradient` gives bitwise the
+// gradient the C++ API gives for the same model, grid, initial fields and parameters;
+// under solver.backend = "omp" (the device kernels on Thrust's OpenMP system) the fields
+// of the gradient are bitwise the cpu's, and scalar parameters' sums agree to rounding.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <hdf5.h>
+
+#include "adjoint/discrete_adjoint.hpp"
+#include "io/gradient_config.hpp"
+#include "models/builtin/grid_kernels.hpp"
+#include "tests/apps/run_cli.hpp"
+#include "tests/h5_read.hpp"
+
+using namespace backsweep;
+namespace fs = std::filesystem;
+
+namespace grid_kernel_config_test {
+
+fs::path scratch() { return scratch_folder("grid_kernel_config"); }
+
+// J = y[a] + y[b]: what the configs' terminal objectives say.
+struct TwoPoints {
+  std::size_t a, b;
+  template <class T>
+  T operator()(const T* y, const T*) const {
+    return y[a] + y[b];
+  }
+};
+
+double objective_attribute(hid_t file) {
+  double value = NAN;
+  const hid_t attribute = H5Aopen(file, "objective", H5P_DEFAULT);
+  REQUIRE(attribute >= 0);
+  H5Aread(attribute, H5T_NATIVE_DOUBLE, &value);
+  H5Aclose(attribute);
+  return value;
+}
+
+std::vector<double> concatenated(hid_t file, const std::string& group, const std::vector<std::string>& names) {
+  std::vector<double> all;
+  for (const std::string& name : names) {
+    const std::vector<double> values = read_dataset(file, (group + "/" + name).c_str());
+    all.insert(all.end(), values.begin(), values.end());
+  }
+  return all;
+}
+
+// The same config on the omp backend, through the program.
+void check_omp_equals_cpu(const fs::path& dir, std::string text, const GridLayout& layout,
+                          const GradientResult<double>& cpu) {
+  text.replace(text.find("[solver]\n"), 9, "[solver]\nbackend = \"omp\"\n");
+  std::ofstream(dir / "omp.toml") << text;
+  const CliRun run = run_cli("gradient omp.toml --output-dir omp", dir);
+  CAPTURE(run.err);
+  REQUIRE(run.exit_code == 0);
+  const hid_t file = H5Fopen((dir / "omp/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  CHECK(objective_attribute(file) == cpu.value);
+  CHECK(concatenated(file, "gradient/initial", layout.fields()) == cpu.dJ_dy0);
+  const std::size_t scalars = layout.scalar_parameters();
+  const std::vector<double> fields = concatenated(file, "gradient/parameter_fields", layout.parameter_fields());
+  CHECK(fields == std::vector<double>(cpu.dJ_dp.begin() + std::ptrdiff_t(scalars), cpu.dJ_dp.end()));
+  if (scalars) {
+    const std::vector<double> sums = read_dataset(file, "gradient/parameters");
+    for (std::size_t j = 0; j < scalars; ++j) CHECK(sums[j] == doctest::Approx(cpu.dJ_dp[j]).epsilon(1e-12));
+  }
+  H5Fclose(file);
+}
+
+// Runs the config through the program, then the C++ API on `model` with the config's
+// own numbers, and compares value, dJ/dy0 and dJ/dp bitwise.
+template <class M>
+void check_config_equals_api(const std::string& name, const std::string& text, const M& model, TwoPoints term) {
+  const fs::path dir = scratch() / name;
+  fs::create_directories(dir);
+  std::ofstream(dir / "cfg.toml") << text;
+  const CliRun run = run_cli("gradient cfg.toml --output-dir out", dir);
+  CAPTURE(run.err);
+  REQUIRE(run.exit_code == 0);
+
+  const GradientConfig config = load_gradient_config((dir / "cfg.toml").string());
+  const SimulateConfig& sim = config.simulate;
+  REQUIRE(sim.grid_kernel);
+  REQUIRE(sim.initial_state.size() == model.state_size());
+  REQUIRE(sim.parameters.size() == model.param_size());
+  const GradientProblem<M, Objective<TwoPoints>> problem{
+      model, sim.method, sim.initial_state, sim.parameters, Objective<TwoPoints>{term}, sim.integrate};
+  const auto api = gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
+  REQUIRE(api.ok());
+
+  const hid_t file = H5Fopen((dir / "out/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const GridLayout& layout = *sim.fields();
+  CHECK(objective_attribute(file) == api.value);
+  CHECK(concatenated(file, "gradient/initial", layout.fields()) == api.dJ_dy0);
+  std::vector<double> dJ_dp = layout.scalar_parameters() ? read_dataset(file, "gradient/parameters")
+                                                         : std::vector<double>{};
+  const std::vector<double> fields = concatenated(file, "gradient/parameter_fields", layout.parameter_fields());
+  dJ_dp.insert(dJ_dp.end(), fields.begin(), fields.end());
+  CHECK(dJ_dp == api.dJ_dp);
+  // Not trivially equal: the objective reaches the parameters.
+  CHECK(std::any_of(api.dJ_dp.begin(), api.dJ_dp.end(), [](double g) { return g != 0.0; }));
+  H5Fclose(file);
+  if (BACKSWEEP_OPENMP_BUILT) check_omp_equals_cpu(dir, text, layout, api);
+}
+
+// The sections every case shares: RK4, 40 steps, store-all, the adjoint.
+std::string tail(const std::string& terminal, double step) {
+  return "[time]\nend = " + std::to_string(40 * step) + "\n[solver]\nmethod = \"rk4\"\nstep = " +
+         std::to_string(step) + "\n[objective]\nterminal = \"" + terminal +
+         "\"\n[gradient]\nmode = \"adjoint\"\n[checkpointing]\nschedule = \"store_all\"\n";
+}
+
+}  // namespace grid_kernel_config_test
+
+TEST_CASE("Grid kernels named in a config give the C++ API's gradient bitwise") {
+  using namespace grid_kernel_config_test;
+  SUBCASE("gray_scott, 2-D periodic, default and given parameters") {
+    const Grid grid({12, 10}, {25.0, 20.0}, {Boundary::periodic, Boundary::periodic});
+    check_config_equals_api("gray_scott",
+                            "[grid]\nshape = [12, 10]\nextent = [25.0, 20.0]\n[model]\nname = \"gray_scott\"\n"
+                            "[parameters]\nD1 = 0.2\nD2 = 0.1\n"
+                            "[initial]\nu = \"1 - 0.5*exp(-((x-10)^2 + (y-12)^2)/8)\"\nv = \"0.25*exp(-((x-10)^2 + "
+                            "(y-12)^2)/8)\"\n" +
+                                tail("u[5,4] + v[6,5]", 0.5),
+                            models::GrayScott(grid), {5 * 10 + 4, 120 + 6 * 10 + 5});
+  }
+  SUBCASE("heat with a conductivity field, Dirichlet and Neumann walls") {
+    const Grid grid({9, 8}, {1.0, 1.0}, {Boundary::dirichlet, Boundary::neumann});
+    check_config_equals_api("heat",
+                            "[grid]\nshape = [9, 8]\nextent = [1.0, 1.0]\nboundary = [\"dirichlet\", \"neumann\"]\n"
+                            "[model]\nname = \"heat\"\n[parameters]\nk = \"1 + 0.5*x*y\"\n"
+                            "[initial]\nu = \"sin(3*x) * y\"\n" +
+                                tail("u[4,4] + u[2,6]", 2e-4),
+                            models::Heat(grid), {4 * 8 + 4, 2 * 8 + 6});
+  }
+  SUBCASE("advection_diffusion, 1-D, Neumann walls") {
+    const Grid grid({20}, {2.0}, {Boundary::neumann});
+    check_config_equals_api("advection_diffusion",
+                            "[grid]\nshape = [20]\nextent = [2.0]\nboundary = \"neumann\"\n"
+                            "[model]\nname = \"advection_diffusion\"\n[parameters]\nD = 0.05\nvx = 0.3\n"
+                            "[initial]\nu = \"exp(-4*(x-1)^2)\"\n" +
+                                tail("u[7] + u[12]", 1e-3),
+                            models::AdvectionDiffusion(grid), {7, 12});
+  }
+  SUBCASE("acoustic with a velocity field and a Ricker source") {
+    const Grid grid({12, 12}, {1.0, 1.0}, {Boundary::dirichlet, Boundary::dirichlet});
+    check_config_equals_api("acoustic",
+                            "[grid]\nshape = [12, 12]\nextent = [1.0, 1.0]\nboundary = \"dirichlet\"\n"
+                            "[model]\nname = \"acoustic\"\n[model.source]\npoint = [6, 5]\nf0 = 10.0\nt0 = 0.05\n"
+                            "[parameters]\nc = \"1 + 0.3*x\"\n[initial]\np = 0\nq = 0\n" +
+                                tail("p[6,8] + p[3,5]", 1e-3),
+                            models::Acoustic(grid, {6 * 12 + 5, 10.0, 0.05, 1.0}), {6 * 12 + 8, 3 * 12 + 5});
+  }
+}
