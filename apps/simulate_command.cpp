@@ -23,8 +23,8 @@ const char* const kSimulateHelp = R"(Config keys read by simulate (see docs/conf
   [model]       name        built-in model: lorenz63 van_der_pol lotka_volterra
                             harmonic_oscillator robertson brusselator_1d (points = N);
                             on a [grid]: gray_scott heat advection_diffusion acoustic
-                            (hand-written kernels; acoustic takes [model.source]
-                            point = [i, j], f0, t0, amplitude)
+                            (hand-written kernels; acoustic takes its source in
+                            [model.source] point = [i, j], f0, t0, amplitude)
                 or a model defined here (no name then):
                 states      state names, e.g. ["S", "I", "R"]
                 parameters  parameter names, e.g. ["beta", "gamma"]

@@ -100,14 +100,15 @@ void read_backend(const TomlSection& root, const TomlSection& solver, SimulateCo
   if (name != "omp" && name != "cuda") solver.fail("backend", "unknown backend '" + name + "' (known: cpu, omp, cuda)");
   const bool parallel_runs = root.has("ensemble") || root.has("data");
   if (name == "cuda")
-    solver.fail("backend", "'cuda': this program is built without CUDA; the hand-written grid models run on cpu or "
-                           "omp here (the CUDA backend is reached from C++, gpu/)");
+    solver.fail("backend", "'cuda': this program is built without CUDA; models from config files run on the cpu "
+                           "backend, the hand-written grid models on cpu or omp (CUDA is reached from C++, gpu/)");
   if (!BACKSWEEP_OPENMP_BUILT)
     solver.fail("backend", "'omp': this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)");
   if (parallel_runs) return;
   if (!config.grid_kernel)
     solver.fail("backend", "'omp': model '" + config.model + "' runs on cpu; omp runs the hand-written grid models (" +
-                               joined(models::grid_kernel_names) + "), [ensemble] members and a fit's starts");
+                               joined(models::grid_kernel_names) + "), and [ensemble] members and a fit's starts on " +
+                               "cpu or omp");
   if (config.method.is_sundials() || config.method.implicit())
     solver.fail("backend", "'omp' runs explicit methods; '" + std::string(config.method.name()) + "' runs on cpu");
 }

@@ -12,6 +12,15 @@ namespace backsweep {
 
 namespace {
 
+// A character of the text as a message may show it: a control byte (a NUL would end the
+// message where it is read as a C string) as \xNN.
+std::string shown(char c) {
+  const auto byte = static_cast<unsigned char>(c);
+  if (byte >= 0x20 && byte != 0x7F) return std::string(1, c);
+  const char digits[] = "0123456789ABCDEF";
+  return std::string("\\x") + digits[byte >> 4] + digits[byte & 15];
+}
+
 using Code = detail::ExpressionCode;
 using Op = detail::ExpressionOp;
 
@@ -127,7 +136,7 @@ class ExpressionParser {
     if (at_end()) fail(0, "the expression is empty");
     const Operand result = logical();
     skip_space();
-    if (!at_end()) fail(position_, std::string("unexpected '") + text_[position_] + "'" + hint());
+    if (!at_end()) fail(position_, "unexpected '" + shown(text_[position_]) + "'" + hint());
     // The value goes to output 0: from the instruction that computed it, or copied.
     if (result.kind == Operand::in_register) {
       program_.ops.back().target = detail::kOutputs;
@@ -343,7 +352,7 @@ class ExpressionParser {
     }
     if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') return number(start);
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return name(start);
-    fail(start, std::string("unexpected '") + c + "'" + hint());
+    fail(start, "unexpected '" + shown(c) + "'" + hint());
   }
   // What a user from another language may have meant.
   std::string hint() const {

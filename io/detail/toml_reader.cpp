@@ -102,7 +102,7 @@ void apply_override(toml::table& document, const std::string& assignment) {
   // new and the value is no TOML (--output-dir runs/2).
   const toml::node* existing = table->get(parts.back());
   const bool text = existing && existing->is_string() && !value.starts_with('"') && !value.starts_with('\'');
-  if (!text) refuse_deep_dotted_keys(value, option);
+  if (!text) refuse_deep_dotted_keys(value, std::string(kOverride) + key);  // not the whole value: cut
   toml::table parsed;
   try {
     parsed = toml::parse("value = " + (text ? toml_string(value) : value), option);

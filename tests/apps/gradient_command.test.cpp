@@ -514,7 +514,8 @@ TEST_CASE("gradient: --json and gradient.h5 carry the same diagnostics under the
     H5Gclose(g);
   }
   std::size_t in_json = 0;
-  for (const auto& [name, value] : diagnostics.flatten().items()) in_json += value.is_null() ? 0 : 1;
+  const nlohmann::json leaves = diagnostics.flatten();
+  for (const auto& [name, value] : leaves.items()) in_json += value.is_null() ? 0 : 1;
   CHECK(in_file == in_json);
   // The monitor's non-finite numbers are null in JSON, Inf in the file.
   CHECK(attribute_count(monitor_group) == check_same_record(monitor, monitor_group, "monitor/") +
