@@ -14,6 +14,18 @@
 
 namespace backsweep::detail {
 
+// The times after t0 at which the SUNDIALS methods show the forward observer a state: the
+// output times, then t1; ascending, once each.
+inline std::vector<double> forward_output_times(const IntegrateOptions& options) {
+  std::vector<double> times;
+  for (double t : options.output_times)
+    if (t > options.t0 && t < options.t1) times.push_back(t);
+  times.push_back(options.t1);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
 template <Model M, class Obj>
 GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, const std::vector<double>& y0,
                                        const std::vector<double>& p) {
@@ -56,6 +68,11 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
 
   CvodesAdjointRequest request;
   request.stops = stops;
+  if (problem.forward_observer) {
+    observe_forward(problem, t0, y.data());
+    request.outputs = forward_output_times(problem.integrate);
+    request.at_output = problem.forward_observer;
+  }
   request.at_stop = [&](std::size_t k, const double* state) {
     if (Obj::has_observation && k + 1 < stops.size()) states[k].assign(state, state + n);
   };
@@ -167,16 +184,24 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
   options.output_times.clear();
   for (double t : problem.objective.observation_times)
     if (t > t0 && t < t1) options.output_times.push_back(t);
+  options.output_times.push_back(t1);
+  std::vector<double> shown;  // the times the forward observer sees, t1 last
+  if (problem.forward_observer) {
+    observe_forward(problem, t0, y.data());
+    shown = forward_output_times(problem.integrate);
+    options.output_times.insert(options.output_times.end(), shown.begin(), shown.end());
+  }
   std::sort(options.output_times.begin(), options.output_times.end());
   options.output_times.erase(std::unique(options.output_times.begin(), options.output_times.end()),
                              options.output_times.end());
-  options.output_times.push_back(t1);
   CvodesCounts counts;
   const IntegrateResult solved = with_system(problem.model, problem.objective, [&](const auto& system) {
     ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
     return cvodes_sensitivities(ode, problem.method.sundials_bdf(), y.data(), directions, options,
                                 [&](double t, const double* state, const double* s) {
                                   observe(t, state, s);
+                                  if (std::binary_search(shown.begin(), shown.end(), t))
+                                    problem.forward_observer(t, state);
                                   if (t != t1) return;
                                   if constexpr (Obj::has_terminal)
                                     add(terminal_gradient(problem.objective.terminal, scalar, state, p.data(),

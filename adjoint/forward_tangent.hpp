@@ -15,23 +15,30 @@ namespace backsweep {
 namespace detail {
 
 // J along `sequence` from the system's initial state y, by the problem's method on T;
-// NaN when a state is not finite (where first: in `failure`, if given).
+// NaN when a state is not finite (where first: in `failure`, if given). With `show`, the
+// states' values go to the problem's forward observer.
 template <class T, class System, Model M, class Obj>
 T replay_objective(const System& system, const GradientProblem<M, Obj>& problem,
                    const StepSequence& sequence, const ObservationSteps& observations,
-                   std::vector<T> y, const std::vector<T>& p, IntegrateResult* failure = nullptr) {
+                   std::vector<T> y, const std::vector<T>& p, IntegrateResult* failure = nullptr,
+                   bool show = false) {
   T value(0);
   std::size_t next = 0;  // cursor into the observations, which are ordered by step
-  auto observe = [&](std::size_t step, const T* state) {
+  std::vector<double> values(show && problem.forward_observer ? y.size() : 0);
+  auto observe = [&](std::size_t step, double t, const T* state) {
     if constexpr (Obj::has_observation)
       for (; next < observations.step.size() && observations.step[next] == step; ++next)
         value += problem.objective.observation(observations.term[next], state, p.data());
+    if (values.empty()) return;
+    for (std::size_t i = 0; i < values.size(); ++i) values[i] = value_of(state[i]);
+    problem.forward_observer(t, values.data());
   };
-  observe(0, y.data());
+  observe(0, sequence.t_start(), y.data());
   std::size_t step = 0;
   const IntegrateResult replayed = with_stepper<T>(system, problem.method, [&](auto& stepper) {
     return replay(
-        stepper, y.data(), p.data(), sequence, [&](const StepInterval&, const T* state) { observe(++step, state); },
+        stepper, y.data(), p.data(), sequence,
+        [&](const StepInterval& interval, const T* state) { observe(++step, interval.t_next, state); },
         problem.integrate.progress);
   });
   if (!replayed.ok()) {
@@ -108,7 +115,7 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
     IntegrateResult failure;
     const D value = detail::with_system(problem.model, problem.objective, [&](const auto& system) {
       return detail::replay_objective<D>(system, problem, sequence, observations,
-                                         detail::initial_state<D>(problem, y0, p), p, &failure);
+                                         detail::initial_state<D>(problem, y0, p), p, &failure, first == 0);
     });
     if (failure.status == IntegrateStatus::non_finite_state) {  // where, as the adjoint sweep says it
       result.status = failure.status;

@@ -11,6 +11,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "adjoint/growth_monitor.hpp"
@@ -37,6 +38,11 @@ struct GradientProblem {
   // Called during the backward sweep (double gradients) with lambda(t) = dJ/dy(t) at t_N
   // and at the start of every step, last first: what adjoint fields are written from.
   std::function<void(double t, const double* lambda)> adjoint_observer = {};
+  // Called (double gradients) with each state y(t) the forward sweep computes: at t0 and at
+  // the end of every step, recomputations included (bitwise the same each time); the
+  // SUNDIALS methods, at t0, the output times of `integrate` and t1 (CVODES interpolates
+  // there without changing its steps). What state fields are written from: no second solve.
+  std::function<void(double t, const double* y)> forward_observer = {};
 };
 
 struct CheckpointOptions {
@@ -107,6 +113,9 @@ struct GradientDiagnostics {
   std::string method, schedule;
   std::string schedule_reason;  // why `automatic` chose it, or that the options did
   std::optional<BudgetShortfall> short_budget;  // set when the run failed for it
+  // The checkpointing option a refusal before the run is about (a store_all beyond the
+  // machine's memory: "schedule" when named, else "memory", which would bound it).
+  std::string refused_option;
   std::size_t disk_slots = 0;
   // Slot writes and reads per level (memory, disk), in bytes.
   std::size_t memory_written = 0, memory_read = 0, disk_written = 0, disk_read = 0;
@@ -135,6 +144,13 @@ struct GradientResult {
 };
 
 namespace detail {
+
+// Shows a state of the forward sweep to the problem's forward observer (double only).
+template <class T, Model M, class Obj>
+void observe_forward(const GradientProblem<M, Obj>& problem, double t, const T* y) {
+  if constexpr (std::is_same_v<T, double>)
+    if (problem.forward_observer) problem.forward_observer(t, y);
+}
 
 // Calls f(system) with the model, or with the model plus the running-cost quadrature.
 template <Model M, class Obj, class F>

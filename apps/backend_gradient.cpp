@@ -26,8 +26,7 @@ gpu::DeviceGridModel<M> on_device(const M& model) {
 
 GradientResult<double> thrust_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                        const std::vector<double>& y0, const std::vector<double>& p,
-                                       const std::function<void(double, const double*)>& adjoint_observer,
-                                       RunProgress* progress) {
+                                       const GradientObservers& observers, RunProgress* progress) {
 #if BACKSWEEP_OPENMP_BUILT
   const SimulateConfig& sim = config.simulate;
   GradientResult<double> result;
@@ -37,14 +36,15 @@ GradientResult<double> thrust_gradient(const GradientConfig& config, const Monit
       using D = std::remove_cvref_t<decltype(model)>;
       objective.initial.numbers = &y0;
       GradientProblem<D, decltype(objective)> problem{model, sim.method, y0, p, objective, sim.integrate, monitor};
-      problem.adjoint_observer = adjoint_observer;
+      problem.forward_observer = observers.forward;
+      problem.adjoint_observer = observers.adjoint;
       problem.integrate.progress = progress;
       result = gradient<double, gpu::ThrustAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
     });
   });
   return result;
 #else
-  (void)config, (void)monitor, (void)y0, (void)p, (void)adjoint_observer, (void)progress;
+  (void)config, (void)monitor, (void)y0, (void)p, (void)observers, (void)progress;
   throw std::logic_error("thrust_gradient: this build has no OpenMP backend");
 #endif
 }

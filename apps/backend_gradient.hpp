@@ -3,10 +3,10 @@
 // "omp"): the fields, parameter fields and checkpoints stay in the backend's memory for
 // the whole sweep, and the device kernels (gpu/) do the model's work. Only
 // backend_gradient.cpp sees Thrust.
-#include <functional>
 #include <vector>
 
 #include "adjoint/gradient_problem.hpp"
+#include "apps/config_gradient.hpp"
 #include "io/gradient_config.hpp"
 
 namespace backsweep::apps {
@@ -16,7 +16,6 @@ namespace backsweep::apps {
 // asking for it are refused when read).
 GradientResult<double> thrust_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                        const std::vector<double>& y0, const std::vector<double>& p,
-                                       const std::function<void(double, const double*)>& adjoint_observer,
-                                       RunProgress* progress);
+                                       const GradientObservers& observers, RunProgress* progress);
 
 }  // namespace backsweep::apps

@@ -1,7 +1,8 @@
 #pragma once
 // The gradient a gradient config asks for (its model, objective, mode and checkpointing),
 // at given initial numbers and parameters: the config's own, or an ensemble member's.
-// One translation unit holds the engine's instantiations for every config model.
+// Two translation units hold the engine's instantiations for every config model: the
+// adjoint's (config_gradient.cpp) and the tangent's (config_tangent.cpp).
 #include <functional>
 #include <vector>
 
@@ -10,12 +11,22 @@
 
 namespace backsweep::apps {
 
-// y0: the initial numbers ([initial] expressions are evaluated at p). adjoint_observer as
-// in GradientProblem (adjoint mode); progress as in IntegrateOptions. Thread-safe:
-// members may run in parallel.
+// What a gradient shows on the way, as GradientProblem's forward_observer and
+// adjoint_observer (the adjoint's in adjoint mode only).
+struct GradientObservers {
+  std::function<void(double t, const double* y)> forward;
+  std::function<void(double t, const double* lambda)> adjoint;
+};
+
+// y0: the initial numbers ([initial] expressions are evaluated at p); progress as in
+// IntegrateOptions. Thread-safe: members may run in parallel.
 GradientResult<double> config_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                        const std::vector<double>& y0, const std::vector<double>& p,
-                                       const std::function<void(double, const double*)>& adjoint_observer = {},
-                                       RunProgress* progress = nullptr);
+                                       const GradientObservers& observers = {}, RunProgress* progress = nullptr);
+
+// The same in tangent mode (config_tangent.cpp), whatever the config's mode.
+GradientResult<double> config_tangent_gradient(const GradientConfig& config, const MonitorOptions& monitor,
+                                               const std::vector<double>& y0, const std::vector<double>& p,
+                                               const GradientObservers& observers, RunProgress* progress);
 
 }  // namespace backsweep::apps

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -21,8 +22,6 @@
 #include "io/fit_config.hpp"
 #include "io/gradient_config.hpp"
 #include "io/gradient_output.hpp"
-#include "io/visit_model.hpp"
-#include "solvers/solve.hpp"
 
 namespace backsweep::apps {
 
@@ -89,33 +88,23 @@ int run_gradient(const std::string& config_path, bool json) {
                                        (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
   if (config.ensemble) return run_ensemble_gradient(config, config_path, monitor, json);
 
-  // On a grid with [output] vtk: the states and the adjoint fields at these times.
+  // On a grid with [output] vtk: the states and the adjoint fields at the field times,
+  // from the gradient's own sweeps.
   const GridLayout* fields = sim.fields();
   const bool vtk = fields && sim.vtk;
-  const std::vector<double> field_times = vtk ? field_output_times(sim) : std::vector<double>{};
-  std::vector<FieldSnapshot> states, adjoints;
-  const auto keep_adjoint = [&](double t, const double* lambda) {  // called last time first
-    if (std::binary_search(field_times.begin(), field_times.end(), t))
-      adjoints.push_back({t, split_fields(fields->fields(), lambda, fields->grid().points())});
-  };
-
+  std::optional<FieldRecorder> recorder;
+  if (vtk) recorder.emplace(sim, sim.parameters);
   const GradientResult<double> result = [&] {
     ProgressDisplay display("gradient", sim.integrate.t0, sim.integrate.t1, config.mode == GradientMode::adjoint);
     return config_gradient(config, monitor, sim.initial_state, sim.parameters,
-                           vtk ? std::function<void(double, const double*)>(keep_adjoint) : nullptr,
-                           display.progress());
+                           recorder ? recorder->observers() : GradientObservers{}, display.progress());
   }();
-  if (vtk && result.ok())
-    visit_model(sim, [&](const auto& model) {
-      IntegrateOptions at_times = sim.integrate;
-      at_times.output_times = field_times;
-      std::vector<double> y = sim.initial_state;
-      solve_forward(model, sim.method, y.data(), sim.parameters.data(), at_times, [&](double t, const double* state) {
-        states.push_back({t, split_fields(fields->fields(), state, fields->grid().points())});
-      });
-    });
   if (const auto& shortfall = result.diagnostics.short_budget) {
     report_error(config.checkpointing.shortfall_error(*shortfall));
+    return kExitBadInput;
+  }
+  if (const std::string& key = result.diagnostics.refused_option; !key.empty()) {
+    report_error(config.checkpointing.refusal_error(key, result.message));
     return kExitBadInput;
   }
   if (!result.ok()) {
@@ -161,18 +150,22 @@ int run_gradient(const std::string& config_path, bool json) {
       report && report->verdict != GrowthVerdict::stable)
     std::cerr << "warning: the adjoint monitor says " << to_string(report->verdict) << ": "
               << report->explanation << '\n';
+  if (recorder)
+    for (double t : recorder->missed())
+      std::cerr << "warning: output time " << t << " is not on the gradient's step grid: no state or "
+                << "adjoint fields there (make it a multiple of solver.step)\n";
   try {
     OutputSet outputs(sim.output_dir);
     const std::string staging = outputs.staging().string();
     write_gradient_hdf5(output, staging + "/gradient.h5");
-    if (vtk) {
+    if (recorder) {
       const Grid& grid = fields->grid();
-      write_vtk_series(staging, "states", grid, states);
-      std::reverse(adjoints.begin(), adjoints.end());
-      write_vtk_series(staging, "adjoint", grid, adjoints);
-      FieldSnapshot gradient_fields{sim.integrate.t0, output.initial_fields};
-      gradient_fields.fields.insert(gradient_fields.fields.end(), output.parameter_fields.begin(),
-                                    output.parameter_fields.end());
+      write_vtk_series(staging, "states", grid, recorder->states());
+      if (const auto adjoints = recorder->adjoints(); !adjoints.empty())  // adjoint mode, our steppers
+        write_vtk_series(staging, "adjoint", grid, adjoints);
+      FieldSnapshot gradient_fields{sim.integrate.t0, renamed(output.initial_fields, initial_gradient_name)};
+      for (NamedField& field : renamed(output.parameter_fields, gradient_name))
+        gradient_fields.fields.push_back(std::move(field));
       write_vtk_series(staging, "gradient", grid, {gradient_fields});
     }
     commit_outputs(outputs, "gradient");

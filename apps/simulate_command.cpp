@@ -141,9 +141,12 @@ int run_simulate(const std::string& config_path, bool json) {
     if (fields && config.vtk) {
       std::vector<FieldSnapshot> snapshots;
       const std::size_t n = trajectory.state_names.size();
-      for (std::size_t k = 0; k < trajectory.times.size(); ++k)
+      const std::vector<NamedField> constant = parameter_fields(*fields, config.parameters);
+      for (std::size_t k = 0; k < trajectory.times.size(); ++k) {
         snapshots.push_back({trajectory.times[k], split_fields(fields->fields(), trajectory.states.data() + k * n,
                                                                fields->grid().points())});
+        snapshots.back().fields.insert(snapshots.back().fields.end(), constant.begin(), constant.end());
+      }
       write_vtk_series(outputs.staging().string(), "states", fields->grid(), snapshots);
     }
     commit_outputs(outputs, "simulate");

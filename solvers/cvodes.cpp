@@ -348,14 +348,25 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
       CVodeAdjInit(solver.mem, long(request.steps_between_checkpoints), CV_POLYNOMIAL) != CV_SUCCESS)
     return {IntegrateStatus::invalid_options, "CVODES rejected the options"};
 
-  // Forward, stopping at every stop.
+  // Forward, stopping at every stop and output time.
   double t = options.t0;
   int checkpoints = 0;
-  for (std::size_t k = 0; k < request.stops.size(); ++k) {
-    const int flag = CVodeF(solver.mem, request.stops[k], state.v, &t, CV_NORMAL, &checkpoints);
+  std::size_t output = 0;
+  auto reach = [&](double time) {
+    const int flag = CVodeF(solver.mem, time, state.v, &t, CV_NORMAL, &checkpoints);
     callbacks.rethrow();
-    if (flag < 0) return failure(flag, t, "forward solve");
+    return flag;
+  };
+  for (std::size_t k = 0; k < request.stops.size(); ++k) {
+    for (; output < request.outputs.size() && request.outputs[output] <= request.stops[k]; ++output) {
+      if (request.outputs[output] == request.stops[k]) continue;  // shown at the stop
+      if (const int flag = reach(request.outputs[output]); flag < 0) return failure(flag, t, "forward solve");
+      request.at_output(request.outputs[output], state.data());
+    }
+    if (const int flag = reach(request.stops[k]); flag < 0) return failure(flag, t, "forward solve");
     request.at_stop(k, state.data());
+    if (request.at_output && std::binary_search(request.outputs.begin(), request.outputs.end(), request.stops[k]))
+      request.at_output(request.stops[k], state.data());
   }
   CvodesCounts read;
   read_counts(solver.mem, bdf, read);

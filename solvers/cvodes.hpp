@@ -152,6 +152,10 @@ IntegrateResult cvodes_sensitivities(OdeSystem& system, bool bdf, double* y,
 struct CvodesAdjointRequest {
   std::vector<double> stops;
   std::function<void(std::size_t, const double*)> at_stop;
+  // Times in (t0, T] at which the forward solve also shows y(t) to at_output, CVODES
+  // interpolating there (its steps, and so the gradient, unchanged).
+  std::vector<double> outputs;
+  std::function<void(double, const double*)> at_output;
   std::function<void(const double* y_end, double* lambda, double* mu)> seed;
   std::function<void(std::size_t, double* lambda, double* mu)> jump;
   std::size_t steps_between_checkpoints = 100;

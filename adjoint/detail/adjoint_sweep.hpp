@@ -84,6 +84,7 @@ class AdjointSweep {
   void check_forward(const T* y, std::size_t step, double t) {
     check_finite(y, "forward", step, t);
     if (RunProgress* progress = problem_.integrate.progress) progress->forward.store(t, std::memory_order_relaxed);
+    if (!nonfinite_) observe_forward(problem_, t, y);
   }
 
   T value() const { return value_; }

@@ -13,8 +13,10 @@ CheckpointingConfig read_checkpointing(const TomlSection& root, const std::strin
   CheckpointingConfig config;
   CheckpointOptions& options = config.options;
   options.machine_memory = machine_memory();
+  config.schedule_at = config.memory_at = config.disk_at = root.position("checkpointing");
   const auto section = root.subsection("checkpointing");
   if (!section) return config;
+  config.schedule_at = section->position("schedule");
   section->reject_unknown_keys({"schedule", "slots", "memory", "disk", "storage"});
   const std::string schedule = section->string("schedule", "auto");
   if (schedule == "store_all") options.schedule = Schedule::store_all;

@@ -185,15 +185,18 @@ CASES = [
     C("slots_negative", G, 2, "cfg.toml:26:", "'checkpointing.slots'", cfg=CP + "slots = -3\n"),
     C("storage_float16", G, 2, "cfg.toml:26:", "'checkpointing.storage'", cfg=CP + 'storage = "float16"\n'),
     C("disk_1B", G, 2, "cfg.toml:26:", "'checkpointing.disk'", cfg=CP + 'disk = "1B"\n'),
-    C("store_all_1e11_steps", G, 2, "cfg.toml", "store_all", "bytes",
+    C("store_all_1e11_steps", G, 2, "cfg.toml:25:", "'checkpointing.schedule'", "store_all", "bytes",
       cfg=sub(sub(sub(BASE, "end = 1.0", "end = 1e9"), "step = 0.01", "step = 0.01\nmax_steps = 1_000_000_000_000"),
               "[output]", '[checkpointing]\nschedule = "store_all"\n[output]')),
+    # No budget: auto keeps every step, and is refused at the key that would bound it.
+    C("store_all_auto_1e11_steps", G, 2, "cfg.toml:", "'checkpointing.memory'", "store_all", "bytes",
+      cfg=sub(sub(BASE, "end = 1.0", "end = 1e9"), "step = 0.01", "step = 0.01\nmax_steps = 1_000_000_000_000")),
     # Every one of 10^11 steps kept by simulate: terabytes, refused before the run.
     C("simulate_every_step_too_big", S, 2, "cfg.toml:17:", "'solver.step'", "output_step",
       cfg=sub(sub(sub(BASE, "end = 1.0", "end = 1e9"), "output = [0.5, 1.0]\n", ""), "step = 0.01",
               "step = 0.01\nmax_steps = 1_000_000_000_000")),
     # 10^8 steps of 256 points kept: about 800 GB, refused before anything is allocated.
-    C("store_all_1e8_steps", G, 2, "cfg.toml", "store_all", "bytes", "memory",
+    C("store_all_1e8_steps", G, 2, "cfg.toml:25:", "'checkpointing.schedule'", "store_all", "bytes", "memory",
       cfg=sub(sub(sub(sub(GRID, "[16]", "[256]"), "end = 0.1", "end = 1e6"), "step = 0.01", "step = 0.01\nmax_steps = 200_000_000"),
               "[output]", '[gradient]\nmode = "adjoint"\n[checkpointing]\nschedule = "store_all"\n[output]')),
     # Measurements: not a file, unreadable rows, odd bytes; a BOM and replicates are fine.

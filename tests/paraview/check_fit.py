@@ -21,7 +21,7 @@ def check(condition, message):
 
 fit = PVDReader(FileName=f"{out}/fit.pvd")
 fit.UpdatePipeline()
-check(sorted(fit.PointData.keys()) == ["k", "k_prior", "misfit_gradient_k"], f"fit arrays {fit.PointData.keys()}")
+check(sorted(fit.PointData.keys()) == ["dJ_dk", "k", "k_prior"], f"fit arrays {fit.PointData.keys()}")
 image = servermanager.Fetch(fit)
 nx, ny, _ = image.GetDimensions()
 check((nx, ny) == (64, 64), f"fit grid {nx} x {ny}")
@@ -50,7 +50,7 @@ adjoint.UpdatePipeline()
 check(list(adjoint.TimestepValues) == [0.0, 0.0025, 0.005, 0.0075, 0.01], f"adjoint times {adjoint.TimestepValues}")
 for t, most in ((0.01, 64), (0.0, 64 * 64)):
     adjoint.UpdatePipeline(t)
-    lam = vtk_to_numpy(servermanager.Fetch(adjoint).GetPointData().GetArray("u"))
+    lam = vtk_to_numpy(servermanager.Fetch(adjoint).GetPointData().GetArray("lambda_u"))
     nonzero = int((lam != 0).sum())
     check(0 < nonzero <= most, f"lambda at t = {t} is nonzero at {nonzero} points")
     if t == 0.0:

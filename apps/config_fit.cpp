@@ -1,0 +1,89 @@
+#include "apps/config_fit.hpp"
+
+#include <cstdio>
+#include <iostream>
+
+#include "apps/results_stream.hpp"
+#include "fit/field_regularization.hpp"
+
+namespace backsweep::apps {
+
+Scaled scaled_parameters(const FitConfig& config) {
+  Scaled s;
+  for (std::size_t i = 0; i < config.parameters.size(); ++i) {
+    const FitParameter& p = config.parameters[i];
+    if (!p.estimate) continue;
+    for (std::size_t point = 0; point < p.points; ++point) {
+      const EstimatedParameter e{p.index + point, p.log10};
+      s.parameters.push_back(e);
+      s.lower.push_back(e.to_scaled(p.lower));
+      s.upper.push_back(e.to_scaled(p.upper));
+      s.nominal.push_back(e.to_scaled(config.simulate.parameters[p.index + point]));
+      s.config_index.push_back(i);
+    }
+  }
+  return s;
+}
+
+double field_regularization(const FitConfig& config, const Scaled& scaled, const std::vector<double>& theta,
+                            std::vector<double>& gradient) {
+  double value = 0.0;
+  std::size_t first = 0;  // p's first entry in theta
+  for (const FitParameter& p : config.parameters) {
+    if (!p.estimate) continue;
+    if (p.regularization.active()) {
+      std::vector<double> k(p.points), dk(p.points, 0.0);
+      for (std::size_t j = 0; j < p.points; ++j) k[j] = scaled.parameters[first + j].to_value(theta[first + j]);
+      value += regularization(config.simulate.fields()->grid(), p.regularization, k.data(), dk.data());
+      for (std::size_t j = 0; j < p.points; ++j)
+        gradient[first + j] += dk[j] * scaled.parameters[first + j].slope(theta[first + j]);
+    }
+    first += p.points;
+  }
+  return value;
+}
+
+std::vector<std::vector<double>> experiment_parameters(const FitConfig& config) {
+  std::vector<std::vector<double>> parameters;
+  for (const auto& e : config.experiments) parameters.push_back(e.parameters);
+  return parameters;
+}
+
+FitReport base_report(const FitConfig& config, const MultistartResult& runs) {
+  const SimulateConfig& sim = config.simulate;
+  const StartResult& best = runs.starts[runs.best];
+  FitReport report;
+  report.model = sim.model;
+  report.method = std::string(sim.method.name());
+  report.gradient_mode = to_string(config.gradient_mode);
+  if (!sim.fields()) report.state_names = sim.state_names;
+  for (const auto& o : config.observables) report.observable_names.push_back(o.name);
+  for (const auto& e : config.experiments) report.experiment_ids.push_back(e.id);
+  report.objective = best.objective;
+  report.converged = best.converged;
+  report.reason = best.reason;
+  report.starts = runs;
+  report.measurements = config.measurements;
+  return report;
+}
+
+void warn_unless_converged(const StartResult& best) {
+  if (!best.converged)
+    std::cerr << "warning: the fit stopped before the gradient tolerance (" << best.reason
+              << "; projected gradient " << best.projected_gradient_norm
+              << "): the result is the best point reached (raise optimizer.max_iterations, or check the bounds)\n";
+}
+
+void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, bool json) {
+  if (config.estimate_sigma)
+    for (std::size_t o = 0; o < config.observables.size(); ++o)
+      std::fprintf(results_file(json), "  sigma(%s) = %.6g  (estimated)\n", config.observables[o].name.c_str(),
+                   sigma[o]);
+}
+
+void print_progress(std::size_t start, std::size_t iteration, double f, double g, double step) {
+  std::fprintf(stderr, "  start %zu  iteration %3zu  objective %.10g  |grad| %.3e  step %.3e\n", start + 1,
+               iteration, f, g, step);
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,162 @@
+// `backsweep fit` on parameter fields: L-BFGS-B on the misfit plus regularisation, with
+// the fitted fields, the misfit's gradient and its adjoint fields for ParaView.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <span>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/config_fit.hpp"
+#include "apps/field_outputs.hpp"
+#include "apps/json_number.hpp"
+#include "apps/results_stream.hpp"
+#include "apps/run_record.hpp"
+#include "io/vtk/vtk_series.hpp"
+
+namespace backsweep::apps {
+
+namespace {
+
+// A fit of parameter fields: L-BFGS-B from the prior fields on the misfit plus the
+// fields' regularisation. Writes fit.h5 (with /parameter_fields), the CSV files, and VTK:
+// fit.pvd (each field fitted, its prior, and the misfit's gradient at the fit) and the
+// misfit's adjoint fields at the fit, adjoint.pvd (adjoint_<experiment>.pvd with several;
+// adjoint gradients only).
+template <Model M>
+int fit_field_model(const M& model, const FitConfig& config, bool json) {
+  const SimulateConfig& sim = config.simulate;
+  const GridLayout& fields = *sim.fields();
+  const Grid& grid = fields.grid();
+  const Scaled scaled = scaled_parameters(config);
+  ConfigFit<M> fit = make_fit(model, config, scaled);
+  std::cerr << "fit: " << scaled.parameters.size() << " values (parameter fields point by point), "
+            << config.measurements.size() << " measurements, " << config.experiments.size()
+            << " experiment(s); gradients by the "
+            << (config.gradient_mode == GradientMode::adjoint ? "discrete adjoint" : "forward tangent") << " of "
+            << sim.method.name() << "; L-BFGS-B from the prior fields\n";
+  const FitObjective objective = [&](const std::vector<double>& theta, std::vector<double>& gradient) {
+    std::string failure;
+    const double misfit = fit.evaluate(theta, gradient, failure);
+    return std::isfinite(misfit) ? misfit + field_regularization(config, scaled, theta, gradient) : misfit;
+  };
+  const MultistartResult runs{{minimize_from(objective, scaled.nominal, 0, scaled.lower, scaled.upper,
+                                             config.optimizer, print_progress)},
+                              0};
+  const StartResult& best = runs.starts[0];
+  if (!std::isfinite(best.objective)) return all_starts_failed(config, std::span(&fit, 1));
+
+  // At the fit: the misfit, its gradient and adjoint fields, and the predictions.
+  const FieldTimes times(sim);
+  std::vector<std::vector<FieldSnapshot>> adjoints(config.experiments.size());
+  fit.adjoint_observer = [&](std::size_t e, double t, const double* lambda) {
+    if (const auto k = times.index(t))
+      adjoints[e].push_back({times.times()[*k], renamed(split_fields(fields.fields(), lambda, grid.points()), adjoint_name)});
+  };
+  std::vector<double> misfit_gradient, unused(scaled.parameters.size(), 0.0);
+  std::string failure;
+  const double misfit = fit.evaluate(best.x, misfit_gradient, failure);
+  fit.adjoint_observer = nullptr;
+  const double penalty = field_regularization(config, scaled, best.x, unused);
+  FitReport report = base_report(config, runs);
+  if (!std::isfinite(misfit) || !fit.predict(best.x, report.predictions, failure) ||
+      !fitted_trajectories(model, config, best.x, fit, report, failure)) {
+    report_error(sim.file, ": at the fit: ", failure);
+    return kExitRunFailed;
+  }
+  report.sigmas = fit.sigmas();
+  if (config.estimate_sigma) report.estimated_sigma = fit.profiled_sigma();
+  report.grid_shape = grid.shape();
+  report.parameter_fields = estimated_fields(config, [&](std::size_t i) {
+    return scaled.parameters[i].to_value(best.x[i]);
+  });
+  const std::vector<NamedField> priors = estimated_fields(config, [&](std::size_t i) {
+    return scaled.parameters[i].to_value(scaled.nominal[i]);
+  });
+  const std::vector<NamedField> gradients = estimated_fields(config, [&](std::size_t i) {
+    return misfit_gradient[i] / scaled.parameters[i].slope(best.x[i]);
+  });
+
+  results_stream(json) << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation "
+                       << penalty << " (" << best.reason << ", " << best.iterations << " iterations)\n";
+  warn_unless_converged(best);
+  nlohmann::json parameters = nlohmann::json::object(), parameter_fields = nlohmann::json::object();
+  std::size_t first = 0;
+  for (const FitParameter& p : config.parameters) {
+    if (p.field) {
+      if (p.estimate) first += p.points;
+      continue;
+    }
+    const double value = p.estimate ? scaled.parameters[first].to_value(best.x[first]) : p.nominal;
+    first += p.estimate ? 1 : 0;
+    report.parameter_names.push_back(p.name);
+    report.scales.push_back(p.log10 ? "log10" : "lin");
+    report.values.push_back(value);
+    report.standard_errors.push_back(NAN);  // not computed beside a field: no Fisher information
+    report.lower.push_back(p.lower);
+    report.upper.push_back(p.upper);
+    report.estimated.push_back(p.estimate ? 1.0 : 0.0);
+    parameters[p.name] = {{"value", value}, {"standard_error", nullptr}, {"estimated", p.estimate}};
+    std::fprintf(results_file(json), "  %-12s %.10g%s\n", p.name.c_str(), value, p.estimate ? "" : "  (fixed)");
+  }
+  print_estimated_sigma(config, fit.profiled_sigma(), json);
+  for (std::size_t f = 0; f < report.parameter_fields.size(); ++f) {
+    const std::vector<double>& values = report.parameter_fields[f].values;
+    const auto [low, high] = std::minmax_element(values.begin(), values.end());
+    double change = 0, size = 0;
+    for (std::size_t j = 0; j < values.size(); ++j) {
+      change += (values[j] - priors[f].values[j]) * (values[j] - priors[f].values[j]);
+      size += priors[f].values[j] * priors[f].values[j];
+    }
+    const std::string& name = report.parameter_fields[f].name;
+    parameter_fields[name] = {{"min", *low},
+                              {"max", *high},
+                              {"relative_change", finite_or_null(std::sqrt(change / size))},
+                              {"dataset", "/parameter_fields/" + name}};
+    std::fprintf(results_file(json), "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior "
+                 "(fit.h5:/parameter_fields/%s)\n", name.c_str(), *low, *high, std::sqrt(change / size), name.c_str());
+  }
+  try {
+    OutputSet outputs(sim.output_dir);
+    write_fit_files(report, outputs.staging().string());
+    FieldSnapshot snapshot{sim.integrate.t0, {}};
+    for (std::size_t f = 0; f < priors.size(); ++f) {
+      snapshot.fields.push_back(report.parameter_fields[f]);
+      snapshot.fields.push_back({priors[f].name + "_prior", priors[f].values});
+      snapshot.fields.push_back({gradient_name(gradients[f].name), gradients[f].values});
+    }
+    write_vtk_series(outputs.staging().string(), "fit", grid, {snapshot});
+    for (std::size_t e = 0; e < adjoints.size() && config.gradient_mode == GradientMode::adjoint; ++e) {
+      std::reverse(adjoints[e].begin(), adjoints[e].end());
+      write_vtk_series(outputs.staging().string(),
+                       adjoints.size() == 1 ? "adjoint" : "adjoint_" + config.experiments[e].id, grid, adjoints[e]);
+    }
+    commit_outputs(outputs, "fit");
+  } catch (const std::exception& error) {
+    report_error(error.what());
+    return kExitRunFailed;
+  }
+  if (json)
+    std::cout << nlohmann::json{{"objective", best.objective},
+                                {"misfit", misfit},
+                                {"regularization", penalty},
+                                {"converged", best.converged},
+                                {"reason", best.reason},
+                                {"iterations", best.iterations},
+                                {"evaluations", best.evaluations},
+                                {"gradient_mode", to_string(config.gradient_mode)},
+                                {"parameters", parameters},
+                                {"parameter_fields", parameter_fields}}
+                     .dump()
+              << '\n';
+  return kExitOk;
+}
+
+}  // namespace
+
+int fit_fields(const FitConfig& config, bool json) {
+  return visit_fit_model(config, [&](const auto& model) { return fit_field_model(model, config, json); });
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,89 @@
+// `backsweep gradient` on a fit config: the objective's gradient at the nominal point.
+#include "apps/fit_command.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <span>
+
+#include <nlohmann/json.hpp>
+
+#include "apps/config_fit.hpp"
+#include "apps/field_outputs.hpp"
+#include "apps/json_number.hpp"
+#include "apps/results_stream.hpp"
+#include "apps/run_record.hpp"
+#include "apps/load_config.hpp"
+#include "io/gradient_output.hpp"
+
+namespace backsweep::apps {
+
+namespace {
+
+// `gradient` on a fit config: the objective's gradient at the nominal point (with the
+// regularisation of estimated parameter fields, whose gradients go to gradient.h5).
+template <Model M>
+int gradient_model(const M& model, const FitConfig& config, bool json) {
+  const Scaled scaled = scaled_parameters(config);
+  const std::string mode = to_string(config.gradient_mode);
+  ConfigFit<M> fit = make_fit(model, config, scaled);
+  std::vector<double> gradient;
+  std::string failure;
+  double value = fit.evaluate(scaled.nominal, gradient, failure);
+  if (!std::isfinite(value)) {
+    report_error(config.simulate.file, ": the gradient failed: ", failure);
+    return fit.invalid_options().empty() ? kExitRunFailed : kExitBadInput;
+  }
+  const bool fields = estimates_field(config);
+  if (fields) value += field_regularization(config, scaled, scaled.nominal, gradient);
+  nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
+  results_stream(json) << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " ("
+                       << mode << ")\n";
+  for (std::size_t i = 0; i < gradient.size(); ++i) {
+    const FitParameter& p = config.parameters[scaled.config_index[i]];
+    if (p.field) continue;
+    const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
+    in_scaled[p.name] = gradient[i];
+    in_linear[p.name] = linear;
+    std::fprintf(results_file(json), "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i],
+                 linear);
+  }
+  nlohmann::json out = {{"objective", value},
+                        {"gradient", {{"scaled", in_scaled}, {"linear", in_linear}}},
+                        {"gradient_mode", mode}};
+  if (fields) {  // linear space, whole, in gradient.h5
+    GradientOutput output;
+    output.model = config.simulate.model;
+    output.mode = mode;
+    output.objective = value;
+    output.grid_shape = config.simulate.fields()->grid().shape();
+    output.parameter_fields = estimated_fields(config, [&](std::size_t i) {
+      return gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
+    });
+    out["gradient"]["parameter_fields"] = field_norms_json(output.parameter_fields, "/gradient/parameter_fields");
+    try {
+      OutputSet outputs(config.simulate.output_dir);
+      write_gradient_hdf5(output, (outputs.staging() / "gradient.h5").string());
+      commit_outputs(outputs, "gradient");
+    } catch (const std::exception& error) {
+      report_error(error.what());
+      return kExitRunFailed;
+    }
+    for (const auto& [name, entry] : out["gradient"]["parameter_fields"].items())
+      results_stream(json) << "  |dJ/d" << name << "| = " << entry["norm"].template get<double>() << "  (gradient.h5:"
+                           << entry["dataset"].template get<std::string>() << ")\n";
+  }
+  if (json) std::cout << out.dump() << '\n';
+  return kExitOk;
+}
+
+}  // namespace
+
+int run_fit_gradient(const std::string& config_path, bool json) {
+  const auto loaded = load_config(load_fit_config, config_path);
+  if (!loaded) return kExitBadInput;
+  return visit_fit_model(*loaded, [&](const auto& model) { return gradient_model(model, *loaded, json); });
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""No include climbs back up (issue 28): the folders form floors, each including only its
+own and those below it, and within a folder the detail/ floor sits below the public one.
+
+    models < solvers < adjoint < gpu, fit < io < apps       (X/detail < X)
+
+A header under X/detail/ includes X/detail/ headers and lower folders only; any file
+includes nothing from a folder above its own. The climbs that are there today, each a debt
+of the io/ split, are listed by name: the check fails on any other, and on a listed one
+that has gone (so the list only shrinks).
+
+    python3 tests/lint/include_layers.py <repo-source-dir>
+"""
+import pathlib, re, sys
+
+ORDER = {"models": 0, "solvers": 1, "adjoint": 2, "gpu": 3, "fit": 3, "io": 4, "apps": 5}
+KNOWN = {
+    "models/detail/constant_arithmetic.hpp -> models/dual.hpp",
+    "adjoint/detail/revolve_generator.hpp -> adjoint/checkpoint_schedule.hpp",
+    "adjoint/detail/schedule_backend.hpp -> adjoint/checkpoint_schedule.hpp",
+    "adjoint/detail/schedule_backend.hpp -> adjoint/checkpoint_store.hpp",
+    "adjoint/detail/adjoint_sweep.hpp -> adjoint/gradient_problem.hpp",
+    "adjoint/detail/adjoint_sweep.hpp -> adjoint/stiffness.hpp",
+    "io/detail/config_sections.hpp -> io/simulate_config.hpp",
+    "io/detail/grid_sections.hpp -> io/simulate_config.hpp",
+    "io/detail/ensemble_section.hpp -> io/ensemble_config.hpp",
+    "io/detail/checkpointing_section.hpp -> io/checkpointing_config.hpp",
+    "io/detail/toml_reader.hpp -> io/config_error.hpp",
+    "io/detail/model_sections.hpp -> io/simulate_config.hpp",
+}
+INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def climbs(root):
+    for path in sorted(root.rglob("*")):
+        rel = path.relative_to(root)
+        if path.suffix not in (".hpp", ".cpp", ".cu") or rel.parts[0] not in ORDER:
+            continue
+        folder, in_detail = rel.parts[0], "detail" in rel.parts[1:-1]
+        for target in INCLUDE.findall(path.read_text(errors="replace")):
+            parts = pathlib.PurePosixPath(target).parts
+            if len(parts) < 2 or parts[0] not in ORDER:
+                continue  # a system header, or tests/
+            if ORDER[parts[0]] > ORDER[folder]:
+                yield f"{rel} -> {target}", f"{parts[0]}/ is above {folder}/"
+            elif (parts[0] == folder and in_detail and path.suffix == ".hpp" and
+                  "detail" not in parts[1:-1]):
+                yield f"{rel} -> {target}", f"{folder}/detail/ includes {folder}/"
+
+
+def main():
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    found = dict(climbs(root))
+    new = sorted(set(found) - KNOWN)
+    gone = sorted(KNOWN - set(found))
+    for climb in new:
+        print(f"include climbs back up: {climb} ({found[climb]})")
+    for climb in gone:
+        print(f"a known climb has gone: remove it from KNOWN in {__file__}: {climb}")
+    print(f"{len(found)} climbs, {len(found) - len(new)} of them known debts")
+    return 1 if new or gone else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
