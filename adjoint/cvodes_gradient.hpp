@@ -14,18 +14,6 @@
 
 namespace backsweep::detail {
 
-// The times after t0 at which the SUNDIALS methods show the forward observer a state: the
-// output times, then t1; ascending, once each.
-inline std::vector<double> forward_output_times(const IntegrateOptions& options) {
-  std::vector<double> times;
-  for (double t : options.output_times)
-    if (t > options.t0 && t < options.t1) times.push_back(t);
-  times.push_back(options.t1);
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  return times;
-}
-
 template <Model M, class Obj>
 GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, const std::vector<double>& y0,
                                        const std::vector<double>& p) {
@@ -70,7 +58,7 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
   request.stops = stops;
   if (problem.forward_observer) {
     observe_forward(problem, t0, y.data());
-    request.outputs = forward_output_times(problem.integrate);
+    request.outputs = stop_times(problem.integrate);
     request.at_output = problem.forward_observer;
   }
   request.at_stop = [&](std::size_t k, const double* state) {
@@ -188,7 +176,7 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
   std::vector<double> shown;  // the times the forward observer sees, t1 last
   if (problem.forward_observer) {
     observe_forward(problem, t0, y.data());
-    shown = forward_output_times(problem.integrate);
+    shown = stop_times(problem.integrate);
     options.output_times.insert(options.output_times.end(), shown.begin(), shown.end());
   }
   std::sort(options.output_times.begin(), options.output_times.end());

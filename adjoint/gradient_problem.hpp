@@ -102,20 +102,18 @@ struct NonFinite {
   }
 };
 
-// A checkpoint budget (`memory` or `disk`) too small for one slot, and the least that
-// would do.
-struct BudgetShortfall {
-  std::string key;
-  std::uint64_t needed = 0;
+// A checkpointing option the engine refused before the run (a budget too small for one
+// slot, a store_all beyond the machine's memory): its key in [checkpointing] and why, so
+// that a command reports it as a config error at that key.
+struct OptionRefusal {
+  std::string key;  // memory, disk or schedule
+  std::string problem;
 };
 
 struct GradientDiagnostics {
   std::string method, schedule;
   std::string schedule_reason;  // why `automatic` chose it, or that the options did
-  std::optional<BudgetShortfall> short_budget;  // set when the run failed for it
-  // The checkpointing option a refusal before the run is about (a store_all beyond the
-  // machine's memory: "schedule" when named, else "memory", which would bound it).
-  std::string refused_option;
+  std::optional<OptionRefusal> refused;  // set when the run failed for it
   std::size_t disk_slots = 0;
   // Slot writes and reads per level (memory, disk), in bytes.
   std::size_t memory_written = 0, memory_read = 0, disk_written = 0, disk_read = 0;
@@ -243,7 +241,7 @@ IntegrateResult step_sequence(const System& system, const GradientProblem<M, Obj
   if (options.step > 0.0) {
     if (!fixed_step_sequence(options, sequence)) {
       result.status = IntegrateStatus::max_steps_reached;
-      result.message = "the fixed step needs more than max_steps steps";
+      result.message = too_many_fixed_steps(options);
     }
     result.steps = sequence.size();
     return result;

@@ -65,7 +65,7 @@ class GradientRun {
     const bool fixed = options_.step > 0.0;
     const FixedGrid grid(options_);
     if (fixed && grid.too_many_steps())
-      return fail(IntegrateStatus::max_steps_reached, "the fixed step needs more than max_steps steps");
+      return fail(IntegrateStatus::max_steps_reached, too_many_fixed_steps(options_));
     std::size_t steps = fixed ? grid.size() : 0;
     Schedule schedule = checkpointing_.schedule;
     const bool bounded = checkpointing_.slots || checkpointing_.memory;
@@ -88,13 +88,13 @@ class GradientRun {
     }
     if (schedule == Schedule::store_all && fixed && checkpointing_.machine_memory &&
         store_all_bytes(steps) > checkpointing_.machine_memory) {
-      d.refused_option = checkpointing_.schedule == Schedule::store_all ? "schedule" : "memory";
-      return fail(IntegrateStatus::invalid_options,
-                  "store_all keeps all " + std::to_string(steps) + " steps: " +
-                      std::to_string(store_all_bytes(steps)) + " bytes (" + format_byte_size(store_all_bytes(steps)) +
-                      "), more than this machine's " + format_byte_size(checkpointing_.machine_memory) +
-                      "; bound it with [checkpointing] memory = \"...\" (revolve recomputes instead), or take "
-                      "fewer steps");
+      // Named: refused at `schedule`; chosen by auto: at `memory`, which would bound it.
+      return refuse(checkpointing_.schedule == Schedule::store_all ? "schedule" : "memory",
+                    "store_all keeps all " + std::to_string(steps) + " steps: " +
+                        std::to_string(store_all_bytes(steps)) + " bytes (" + format_byte_size(store_all_bytes(steps)) +
+                        "), more than this machine's " + format_byte_size(checkpointing_.machine_memory) +
+                        "; bound it with [checkpointing] memory = \"...\" (revolve recomputes instead), or take "
+                        "fewer steps");
     }
     if (schedule == Schedule::store_all) return run_store_all(y, finish);
     if (!fixed && (schedule == Schedule::revolve || schedule == Schedule::two_level) &&
@@ -161,11 +161,17 @@ class GradientRun {
         NonFinite{"forward", solved.failed_step + 1, solved.failed_component, solved.failed_time};
     result_.message = result_.diagnostics.nonfinite->describe();
   }
+  // An option refused before the run: invalid, with what is wrong at its key.
+  void refuse(const std::string& key, const std::string& problem, const std::string& message) {
+    fail(IntegrateStatus::invalid_options, message);
+    result_.diagnostics.refused = OptionRefusal{key, problem};
+  }
+  void refuse(const std::string& key, const std::string& problem) { refuse(key, problem, problem); }
   void short_budget(const std::string& key, std::uint64_t needed) {
-    fail(IntegrateStatus::invalid_options, "the checkpoint " + key +
-                                               " budget holds no slot: it needs at least " +
-                                               std::to_string(needed) + " bytes");
-    result_.diagnostics.short_budget = BudgetShortfall{key, needed};
+    refuse(key,
+           "holds no checkpoint slot: at least \"" + format_byte_size(needed) + "\" (" + std::to_string(needed) +
+               " bytes) would",
+           "the checkpoint " + key + " budget holds no slot: it needs at least " + std::to_string(needed) + " bytes");
   }
   static double seconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -6,7 +6,7 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "gpu/gray_scott_device.hpp"
 #include "gpu/grid_model_device.hpp"
-#include "io/config_objective.hpp"
+#include "apps/config_problem.hpp"
 #endif
 
 namespace backsweep::apps {
@@ -32,13 +32,7 @@ GradientResult<double> thrust_gradient(const GradientConfig& config, const Monit
   GradientResult<double> result;
   models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& host) {
     const auto model = on_device(host);
-    visit_config_objective(config, [&](auto objective) {
-      using D = std::remove_cvref_t<decltype(model)>;
-      objective.initial.numbers = &y0;
-      GradientProblem<D, decltype(objective)> problem{model, sim.method, y0, p, objective, sim.integrate, monitor};
-      problem.forward_observer = observers.forward;
-      problem.adjoint_observer = observers.adjoint;
-      problem.integrate.progress = progress;
+    with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
       result = gradient<double, gpu::ThrustAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
     });
   });

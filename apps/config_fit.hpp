@@ -87,12 +87,12 @@ bool fitted_trajectories(const M& model, const FitConfig& config, const std::vec
 // What every fit reports, from its starts' results.
 FitReport base_report(const FitConfig& config, const MultistartResult& runs);
 
-// Where every start failed: a checkpoint budget too small is bad input, the rest a failed run.
+// Where every start failed: a refused option is bad input, the rest a failed run.
 template <class Fits>
 int all_starts_failed(const FitConfig& config, const Fits& fits) {
   for (const auto& fit : fits) {
-    if (const auto& shortfall = fit.short_budget()) {
-      report_error(config.checkpointing.shortfall_error(*shortfall));
+    if (const auto& refused = fit.refused()) {
+      report_error(config.checkpointing.refusal_error(*refused));
       return kExitBadInput;
     }
     if (!fit.invalid_options().empty()) {  // e.g. a store_all that cannot fit in memory

@@ -2,7 +2,7 @@
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "apps/backend_gradient.hpp"
-#include "io/config_objective.hpp"
+#include "apps/config_problem.hpp"
 #include "io/visit_model.hpp"
 
 namespace backsweep::apps {
@@ -16,13 +16,7 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
   if (sim.backend == "omp" && sim.grid_kernel) return thrust_gradient(config, monitor, y0, p, observers, progress);
   GradientResult<double> result;
   visit_model(sim, [&](const auto& model) {
-    visit_config_objective(config, [&](auto objective) {
-      using M = std::remove_cvref_t<decltype(model)>;
-      objective.initial.numbers = &y0;
-      GradientProblem<M, decltype(objective)> problem{model, sim.method, y0, p, objective, sim.integrate, monitor};
-      problem.forward_observer = observers.forward;
-      problem.adjoint_observer = observers.adjoint;
-      problem.integrate.progress = progress;
+    with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
       result = gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
     });
   });

@@ -101,8 +101,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
 
   EnsembleOutput out = prepare(config);
   std::vector<std::string> messages(members);
-  std::optional<BudgetShortfall> shortfall;  // the same for every member: member 1's
-  std::string refused;                        // likewise
+  std::optional<OptionRefusal> refused;  // the same for every member: member 1's
   const auto start = std::chrono::steady_clock::now();
   for_each_member(members, sim.backend == "omp", [&](std::size_t b) {
     GradientResult<double> r;
@@ -114,16 +113,12 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
     }
     record(config, r, b, out);                  // into rows sized before: no allocation
     if (!r.ok()) messages[b] = std::move(r.message);  // nor here
-    if (b == 0) shortfall = r.diagnostics.short_budget, refused = r.diagnostics.refused_option;
+    if (b == 0) refused = r.diagnostics.refused;
   });
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  if (shortfall) {
-    report_error(config.checkpointing.shortfall_error(*shortfall));
-    return kExitBadInput;
-  }
-  if (!refused.empty()) {
-    report_error(config.checkpointing.refusal_error(refused, messages[0]));
+  if (refused) {
+    report_error(config.checkpointing.refusal_error(*refused));
     return kExitBadInput;
   }
   std::size_t failed = 0, first_failure = members;

@@ -5,6 +5,20 @@
 
 namespace backsweep::apps {
 
+namespace {
+
+// The output times, with the start and the end.
+std::vector<double> field_output_times(const SimulateConfig& config) {
+  std::vector<double> times = config.integrate.output_times;
+  times.push_back(config.integrate.t0);
+  times.push_back(config.integrate.t1);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  return times;
+}
+
+}  // namespace
+
 std::vector<NamedField> split_fields(const std::vector<std::string>& names, const double* values, std::size_t points) {
   std::vector<NamedField> fields;
   for (std::size_t f = 0; f < names.size(); ++f)
@@ -14,15 +28,6 @@ std::vector<NamedField> split_fields(const std::vector<std::string>& names, cons
 
 std::vector<NamedField> parameter_fields(const GridLayout& layout, const std::vector<double>& p) {
   return split_fields(layout.parameter_fields(), p.data() + layout.scalar_parameters(), layout.grid().points());
-}
-
-std::vector<double> field_output_times(const SimulateConfig& config) {
-  std::vector<double> times = config.integrate.output_times;
-  times.push_back(config.integrate.t0);
-  times.push_back(config.integrate.t1);
-  std::sort(times.begin(), times.end());
-  times.erase(std::unique(times.begin(), times.end()), times.end());
-  return times;
 }
 
 FieldTimes::FieldTimes(const SimulateConfig& config)

@@ -33,11 +33,8 @@ inline std::string adjoint_name(const std::string& field) { return "lambda_" + f
 inline std::string initial_gradient_name(const std::string& field) { return "dJ_d" + field + "(0)"; }
 inline std::string gradient_name(const std::string& field) { return "dJ_d" + field; }
 
-// The times at which state and adjoint fields are written: the output times, with the
-// start and the end.
-std::vector<double> field_output_times(const SimulateConfig& config);
-
-// The field time a time of a step grid stands for: equal within rounding (1e-9 of the
+// The times at which state and adjoint fields are written (the output times, with the
+// start and the end), and the field time a time of a step grid stands for: equal within rounding (1e-9 of the
 // span), so an output time that is a multiple of the step matches the step grid's time.
 class FieldTimes {
  public:

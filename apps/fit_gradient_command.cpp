@@ -5,7 +5,6 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <span>
 
 #include <nlohmann/json.hpp>
 

@@ -1,6 +1,5 @@
 #include "apps/gradient_command.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <iostream>
@@ -99,12 +98,8 @@ int run_gradient(const std::string& config_path, bool json) {
     return config_gradient(config, monitor, sim.initial_state, sim.parameters,
                            recorder ? recorder->observers() : GradientObservers{}, display.progress());
   }();
-  if (const auto& shortfall = result.diagnostics.short_budget) {
-    report_error(config.checkpointing.shortfall_error(*shortfall));
-    return kExitBadInput;
-  }
-  if (const std::string& key = result.diagnostics.refused_option; !key.empty()) {
-    report_error(config.checkpointing.refusal_error(key, result.message));
+  if (const auto& refused = result.diagnostics.refused) {
+    report_error(config.checkpointing.refusal_error(*refused));
     return kExitBadInput;
   }
   if (!result.ok()) {

@@ -5,7 +5,8 @@ include(CMakePackageConfigHelpers)
 foreach(folder models solvers adjoint io fit)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/backsweep/${folder}
-    FILES_MATCHING PATTERN "*.hpp")
+    FILES_MATCHING PATTERN "*.hpp"
+    PATTERN "cvodes_parts.hpp" EXCLUDE)  # SUNDIALS' headers: for solvers/ itself only
 endforeach()
 
 # One export set a library, so that find_package(backsweep COMPONENTS ...) loads (and

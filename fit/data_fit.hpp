@@ -88,7 +88,7 @@ class DataFit {
       if (!result.ok()) {
         failure = "experiment " + std::to_string(e) + ": " + result.message;
         last_failure_ = SolveFailure{e, result.message, result.diagnostics.nonfinite};
-        if (result.diagnostics.short_budget) short_budget_ = result.diagnostics.short_budget;
+        if (result.diagnostics.refused) refused_ = result.diagnostics.refused;
         if (result.status == IntegrateStatus::invalid_options) invalid_options_ = result.message;
         return NAN;
       }
@@ -152,8 +152,9 @@ class DataFit {
 
   // The noise sigma each measurement is weighted with (data, or profiled at the last theta).
   const std::vector<double>& sigmas() const { return sigma_; }
-  // Set when a gradient failed because a checkpoint budget holds no slot.
-  const std::optional<BudgetShortfall>& short_budget() const { return short_budget_; }
+  // Set when a gradient's checkpointing option was refused before its run (a budget that
+  // holds no slot, a store_all beyond the machine's memory).
+  const std::optional<OptionRefusal>& refused() const { return refused_; }
   const std::vector<double>& profiled_sigma() const { return sigma_hat_; }
   // Set when a gradient was refused before its run (bad options, such as a store_all
   // that cannot fit in memory): the reason.
@@ -313,7 +314,7 @@ class DataFit {
   bool estimate_sigma_;
   GradientMode mode_;
   CheckpointOptions checkpointing_;
-  std::optional<BudgetShortfall> short_budget_;
+  std::optional<OptionRefusal> refused_;
   std::string invalid_options_;
   std::optional<SolveFailure> last_failure_;
   std::vector<double> sigma_, sigma_hat_;

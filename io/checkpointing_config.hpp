@@ -14,16 +14,10 @@ struct CheckpointingConfig {
   CheckpointOptions options;
   SourcePosition schedule_at, memory_at, disk_at;
 
-  // The engine's refusal of an option before the run (GradientDiagnostics::refused_option).
-  ConfigError refusal_error(const std::string& key, const std::string& message) const {
-    return ConfigError(key == "schedule" ? schedule_at : key == "disk" ? disk_at : memory_at,
-                       "checkpointing." + key, message);
-  }
-
-  ConfigError shortfall_error(const BudgetShortfall& shortfall) const {
-    return ConfigError(shortfall.key == "disk" ? disk_at : memory_at, "checkpointing." + shortfall.key,
-                       "holds no checkpoint slot: at least \"" + format_byte_size(shortfall.needed) +
-                           "\" (" + std::to_string(shortfall.needed) + " bytes) would");
+  // The engine's refusal of an option before the run, at its key.
+  ConfigError refusal_error(const OptionRefusal& refused) const {
+    const SourcePosition& at = refused.key == "schedule" ? schedule_at : refused.key == "disk" ? disk_at : memory_at;
+    return ConfigError(at, "checkpointing." + refused.key, refused.problem);
   }
 };
 

@@ -24,10 +24,7 @@
 // with J at the stage value (not the step's Newton matrix): the exact derivative of the
 // converged stage equations.
 //
-// Models that declare their sparsity pattern get sparse Jacobians (coloured Dual sweeps)
-// and sparse LU factorizations (solvers/sparse_lu.hpp) for every matrix on double where
-// NewtonOptions::linear_solver asks for sparse, or is automatic and sparse_lu_pays(); a
-// Dual reverse (Hessian-vector products) takes the dense way.
+// The matrices I - h a_ii J, dense or sparse, are StageMatrices (stage_matrices.hpp).
 #include <cmath>
 #include <cstddef>
 #include <limits>
@@ -40,10 +37,8 @@
 #include "models/model.hpp"
 #include "solvers/algebra.hpp"
 #include "solvers/butcher_tableau.hpp"
-#include "solvers/dense_lu.hpp"
 #include "solvers/linear_solver.hpp"
-#include "solvers/sparse_lu.hpp"
-#include "models/sparse_jacobian.hpp"
+#include "solvers/stage_matrices.hpp"
 #include "solvers/stepper.hpp"
 
 namespace backsweep {
@@ -66,24 +61,11 @@ class ImplicitRK {
 
   ImplicitRK(const M& model, const ButcherTableau& tableau, NewtonOptions newton = {})
       : model_(model), tableau_(tableau), newton_(newton), n_(backsweep::state_size(model)),
-        np_(backsweep::param_size(model)), derivatives_(model), value_derivatives_(model) {
+        np_(backsweep::param_size(model)), derivatives_(model), matrices_(model, newton.linear_solver) {
     const int s = tableau.stages;
     if (s < 1 || s > kMaxStages) throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
     stiffly_accurate_ = true;
     for (int j = 0; j < s; ++j) stiffly_accurate_ = stiffly_accurate_ && tableau.a[s - 1][j] == tableau.b[j];
-    if (newton.linear_solver == LinearSolver::sparse && !kSparse)
-      throw std::invalid_argument("linear_solver sparse: the model declares no sparsity pattern");
-    if constexpr (kSparse) {
-      if (newton.linear_solver != LinearSolver::dense) {
-        SparsityPattern pattern = model.sparsity();
-        sparse_ = newton.linear_solver == LinearSolver::sparse ||
-                  sparse_lu_pays(pattern.rows, pattern.state_nonzeros());
-        if (sparse_) {
-          newton_jacobian_.emplace(model, pattern);
-          stage_jacobian_.emplace(model, std::move(pattern));
-        }
-      }
-    }
     states_.resize(std::size_t(s) * n_);
     slopes_.resize(std::size_t(s) * n_);
     base_.resize(n_);
@@ -118,7 +100,7 @@ class ImplicitRK {
     }
     if (error) {
       combine(nullptr, tableau_.e, step.h, error);
-      if (factored_for_ != 0.0) solve_newton(error);
+      if (matrices_.newton_factored()) matrices_.solve_newton(error);
     }
   }
 
@@ -128,7 +110,7 @@ class ImplicitRK {
   // the model.
   bool newton_failed() const { return newton_failed_; }
   // Whether Newton and stage matrices are factored by sparse LU (else dense).
-  bool sparse_lu() const { return sparse_; }
+  bool sparse_lu() const { return matrices_.sparse(); }
   // The retry starts from the same y_n: the Jacobian there still holds (one taken at a
   // stage iterate does not: the retry must be what a recomputation of the step does).
   void reject() { jacobian_current_ = jacobian_current_ && jacobian_at_start_; }
@@ -157,32 +139,11 @@ class ImplicitRK {
         kbar_[k] = sum;
       }
       const T* state = stage(states_.data(), i);
-      if (const double diagonal = tableau_.a[i][i]; diagonal != 0.0 && kSparseOnT && sparse_) {
-        if constexpr (kSparseOnT) {
-          stage_jacobian_->evaluate(stage_time(step, i), state, p, JacobianColumns::states);
-          ++jacobian_evaluations_;
-          ++factorizations_;
-          const SparsityPattern& pattern = stage_jacobian_->pattern();
-          if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(),
-                                    -h * diagonal)) {
-            for (std::size_t k = 0; k < n_; ++k) lambda[k] = T(std::numeric_limits<double>::quiet_NaN());
-            return;
-          }
-          stage_sparse_.solve_transposed(kbar_.data());
-        }
-      } else if (diagonal != 0.0) {
-        // The transposed stage matrix at the stage value, on T (so a Dual reverse
-        // differentiates the solve too).
-        T* matrix = stage_lu_.matrix(n_);
-        jacobian_on_t(stage_time(step, i), state, p, matrix);
-        for (std::size_t r = 0; r < n_; ++r)
-          for (std::size_t c = 0; c < n_; ++c)
-            matrix[r * n_ + c] = (r == c ? T(1) : T(0)) - matrix[r * n_ + c] * (h * diagonal);
-        if (!stage_lu_.factor()) {
-          for (std::size_t k = 0; k < n_; ++k) lambda[k] = T(std::numeric_limits<double>::quiet_NaN());
-          return;
-        }
-        stage_lu_.solve_transposed(kbar_.data());
+      if (const double diagonal = tableau_.a[i][i];
+          diagonal != 0.0 &&
+          !matrices_.solve_stage_transposed(derivatives_, stage_time(step, i), state, p, h * diagonal, kbar_.data())) {
+        for (std::size_t k = 0; k < n_; ++k) lambda[k] = T(std::numeric_limits<double>::quiet_NaN());
+        return;
       }
       derivatives_.vjp(T(stage_time(step, i)), state, p, kbar_.data(), stage(adjoints_.data(), i),
                        pbar_.data());
@@ -201,8 +162,8 @@ class ImplicitRK {
   std::size_t vjp_evaluations() const { return vjp_evaluations_; }
   VjpMethod vjp_method() const { return derivatives_.method(); }
   std::size_t newton_iterations() const { return newton_iterations_; }
-  std::size_t jacobian_evaluations() const { return jacobian_evaluations_; }
-  std::size_t factorizations() const { return factorizations_; }
+  std::size_t jacobian_evaluations() const { return matrices_.jacobian_evaluations(); }
+  std::size_t factorizations() const { return matrices_.factorizations(); }
 
  private:
   T* stage(T* v, int i) const { return v + std::size_t(i) * n_; }
@@ -220,63 +181,6 @@ class ImplicitRK {
         if (weight[i] != 0.0) sum += stage(slopes_.data(), i)[k] * (h * weight[i]);
       out[k] = sum;
     }
-  }
-
-  // df/dy at (t, y) on values, row-major into `out`.
-  void value_jacobian(double t, const double* y, const double* p, double* out) {
-    ++jacobian_evaluations_;
-    if (sparse_) {
-      if constexpr (kSparse) newton_jacobian_->evaluate(t, y, p, JacobianColumns::states);
-    } else {
-      value_derivatives_.jacobian(t, y, p, out);
-    }
-  }
-  // df/dy at (t, y) on T (the reverse's stage matrices).
-  void jacobian_on_t(double t, const T* y, const T* p, T* out) {
-    ++jacobian_evaluations_;
-    derivatives_.jacobian(T(t), y, p, out);
-  }
-
-  // b := (I - h a_ii J)^{-1} b with the Newton factors (a Dual b lane by lane).
-  void solve_newton(T* b) {
-    if (sparse_) solve_lanes(b, [&](double* x) { newton_sparse_.solve(x); });
-    else newton_lu_.solve(b);
-  }
-  template <class Solve>
-  void solve_lanes(T* b, Solve&& solve) {
-    if constexpr (std::is_same_v<T, double>) {
-      solve(b);
-    } else {
-      lane_.resize(n_);
-      for (std::size_t k = 0; k < n_; ++k) lane_[k] = value_of(b[k]);
-      solve(lane_.data());
-      for (std::size_t k = 0; k < n_; ++k) b[k].v = lane_[k];
-      for (int l = 0; l < T::lanes; ++l) {
-        for (std::size_t k = 0; k < n_; ++k) lane_[k] = b[k].d[l];
-        solve(lane_.data());
-        for (std::size_t k = 0; k < n_; ++k) b[k].d[l] = lane_[k];
-      }
-    }
-  }
-
-  // Factors I - h_diag J for the Newton iterations (J at the step's start).
-  bool factor_newton(double h_diag) {
-    if (factored_for_ == h_diag) return true;
-    ++factorizations_;
-    if constexpr (kSparse) {
-      if (sparse_) {
-        const SparsityPattern& pattern = newton_jacobian_->pattern();
-        factored_for_ = newton_sparse_.factor(n_, pattern.row_start, pattern.column_index,
-                                              newton_jacobian_->values(), -h_diag) ? h_diag : 0.0;
-        return factored_for_ != 0.0;
-      }
-    }
-    double* matrix = newton_lu_.matrix(n_);
-    for (std::size_t r = 0; r < n_; ++r)
-      for (std::size_t c = 0; c < n_; ++c)
-        matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * jacobian_[r * n_ + c];
-    factored_for_ = newton_lu_.factor() ? h_diag : 0.0;
-    return factored_for_ != 0.0;
   }
 
   // The stage states and slopes of the step from y; false when Newton fails.
@@ -303,12 +207,10 @@ class ImplicitRK {
         values_.resize(2 * n_ + np_);
         for (std::size_t k = 0; k < n_; ++k) values_[k] = value_of(y[k]);
         for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
-        if (!sparse_) jacobian_.resize(n_ * n_);  // dense only: n^2
-        value_jacobian(step.t, values_.data(), values_.data() + 2 * n_, jacobian_.data());
+        matrices_.take_newton_jacobian(step.t, values_.data(), values_.data() + 2 * n_);
         jacobian_current_ = jacobian_at_start_ = true;
-        factored_for_ = 0.0;
       }
-      if (!factor_newton(h * diagonal)) return false;
+      if (!matrices_.factor_newton(h * diagonal)) return false;
       if (!newton(step, i, p, state, slope, false)) {
         // The Jacobian at y_n was not good enough (a fast transient): once more from base,
         // with the Jacobian at every iterate. Still a function of the step's inputs alone.
@@ -333,14 +235,13 @@ class ImplicitRK {
     for (int iteration = 0; iteration < (full ? 2 * kMaxNewton : kMaxNewton); ++iteration) {
       if (full) {
         for (std::size_t k = 0; k < n_; ++k) values_[k] = value_of(state[k]);
-        value_jacobian(stage_time(step, i), values_.data(), values_.data() + 2 * n_, jacobian_.data());
-        factored_for_ = 0.0;
-        if (!factor_newton(h_diag)) return false;
+        matrices_.take_newton_jacobian(stage_time(step, i), values_.data(), values_.data() + 2 * n_);
+        if (!matrices_.factor_newton(h_diag)) return false;
       }
       evaluate(stage_time(step, i), state, p, slope);
       ++newton_iterations_;
       for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-      solve_newton(work_.data());
+      matrices_.solve_newton(work_.data());
       double squares = 0.0;
       for (std::size_t k = 0; k < n_; ++k) {
         state[k] += work_[k];
@@ -368,30 +269,12 @@ class ImplicitRK {
     values_.resize(2 * n_ + np_);
     for (std::size_t k = 0; k < n_; ++k) values_[n_ + k] = value_of(state[k]);
     for (std::size_t j = 0; j < np_; ++j) values_[2 * n_ + j] = value_of(p[j]);
-    ++jacobian_evaluations_;
-    ++factorizations_;
-    if (sparse_) {
-      if constexpr (kSparse) {
-        stage_jacobian_->evaluate(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_,
-                                  JacobianColumns::states);
-        const SparsityPattern& pattern = stage_jacobian_->pattern();
-        if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(),
-                                  -h_diag))
-          return false;
-      }
-    } else {
-      double* matrix = polish_lu_.matrix(n_);
-      value_derivatives_.jacobian(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_, matrix);
-      for (std::size_t r = 0; r < n_; ++r)
-        for (std::size_t c = 0; c < n_; ++c)
-          matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * matrix[r * n_ + c];
-      if (!polish_lu_.factor()) return false;
-    }
+    if (!matrices_.factor_polish(stage_time(step, i), values_.data() + n_, values_.data() + 2 * n_, h_diag))
+      return false;
     T* slope = stage(slopes_.data(), i);
     evaluate(stage_time(step, i), state, p, slope);
     for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-    if (sparse_) solve_lanes(work_.data(), [&](double* b) { stage_sparse_.solve(b); });
-    else polish_lu_.solve(work_.data());
+    matrices_.solve_polish(work_.data());
     for (std::size_t k = 0; k < n_; ++k) state[k] += work_[k];
     return true;
   }
@@ -404,24 +287,13 @@ class ImplicitRK {
   std::vector<T> states_, slopes_, base_, work_, adjoints_, kbar_, pbar_;
   // Plain values for the Jacobians: [0, n) the state the Newton Jacobian is taken at,
   // [n, 2n) a converged stage (the tangent's polish), [2n, 2n + n_p) the parameters.
-  std::vector<double> values_, jacobian_;
-  DenseLU<double> newton_lu_, polish_lu_;  // the step's Newton matrix; a tangent stage's
-  static constexpr bool kSparse = HasSparsityPattern<M>;
-  static constexpr bool kSparseOnT = kSparse && std::is_same_v<T, double>;
-  using SparseJacobianSlot = std::conditional_t<kSparse, std::optional<SparseJacobian<M, double>>, char>;
-  SparseJacobianSlot newton_jacobian_{}, stage_jacobian_{};  // the Newton J, and stage ones
-  SparseLU newton_sparse_, stage_sparse_;
-  std::vector<double> lane_;
-  DenseLU<T> stage_lu_;
-  double factored_for_ = 0.0;  // h a_ii of newton_lu_; 0: none
+  std::vector<double> values_;
   bool newton_failed_ = false;
   bool non_finite_residual_ = false;  // the last Newton attempt met a NaN or Inf
-  bool sparse_ = false;        // sparse LU (kSparse, and asked for or sparse_lu_pays)
   bool jacobian_current_ = false, jacobian_at_start_ = false;
   Derivatives<M, T> derivatives_;
-  Derivatives<M, double> value_derivatives_;
+  StageMatrices<M, T> matrices_;
   std::size_t rhs_evaluations_ = 0, vjp_evaluations_ = 0, newton_iterations_ = 0;
-  std::size_t jacobian_evaluations_ = 0, factorizations_ = 0;
 };
 
 }  // namespace backsweep

@@ -119,10 +119,7 @@ class Integration {
       FixedGrid grid(options_);
       if (grid.too_many_steps()) {  // known before any step: said so, not "at step 0"
         IntegrateResult refused = finish(IntegrateStatus::max_steps_reached, grid.failed_at(), 0, "");
-        std::ostringstream message;
-        message << "the fixed step " << options_.step << " needs more than max_steps = " << options_.max_steps
-                << " steps from t = " << options_.t0 << " to " << options_.t1 << "; nothing was integrated";
-        refused.message = message.str();
+        refused.message = too_many_fixed_steps(options_);  // whole: no "at step 0" appended
         return refused;
       }
       for (StepInterval step; grid.next(step);) {

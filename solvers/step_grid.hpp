@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <sstream>
+#include <string>
 #include <vector>
 
 #include "models/host_device.hpp"
@@ -23,6 +25,14 @@ inline std::vector<double> stop_times(const IntegrateOptions& options) {
     if (t > options.t0) stops.push_back(t);
   if (stops.empty() || stops.back() < options.t1) stops.push_back(options.t1);
   return stops;
+}
+
+// Why the fixed steps of `options` are refused before any is taken: more than max_steps.
+inline std::string too_many_fixed_steps(const IntegrateOptions& options) {
+  std::ostringstream message;
+  message << "the fixed step " << options.step << " needs more than max_steps = " << options.max_steps
+          << " steps from t = " << options.t0 << " to " << options.t1 << "; nothing was integrated";
+  return message.str();
 }
 
 // The number of even fixed steps, no longer than `step`, that cover `span` and end

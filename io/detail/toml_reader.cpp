@@ -56,7 +56,6 @@ void refuse_deep_dotted_keys(std::string_view text, const std::string& path) {
   }
 }
 
-
 constexpr std::string_view kOverride = "--set ";
 
 SourcePosition position_of(const toml::source_region& region, const std::string& file) {
