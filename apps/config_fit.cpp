@@ -43,12 +43,6 @@ double field_regularization(const FitConfig& config, const Scaled& scaled, const
   return value;
 }
 
-std::vector<std::vector<double>> experiment_parameters(const FitConfig& config) {
-  std::vector<std::vector<double>> parameters;
-  for (const auto& e : config.experiments) parameters.push_back(e.parameters);
-  return parameters;
-}
-
 FitReport base_report(const FitConfig& config, const MultistartResult& runs) {
   const SimulateConfig& sim = config.simulate;
   const StartResult& best = runs.starts[runs.best];

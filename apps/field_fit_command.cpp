@@ -4,11 +4,13 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
-#include <span>
 
 #include <nlohmann/json.hpp>
 
 #include "apps/config_fit.hpp"
+#include "apps/config_fit_engine.hpp"
+#include "apps/error_report.hpp"
+#include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
@@ -24,13 +26,14 @@ namespace {
 // fit.pvd (each field fitted, its prior, and the misfit's gradient at the fit) and the
 // misfit's adjoint fields at the fit, adjoint.pvd (adjoint_<experiment>.pvd with several;
 // adjoint gradients only).
-template <Model M>
-int fit_field_model(const M& model, const FitConfig& config, bool json) {
+int fit_field_model(const FitConfig& config, bool json) {
   const SimulateConfig& sim = config.simulate;
   const GridLayout& fields = *sim.fields();
   const Grid& grid = fields.grid();
   const Scaled scaled = scaled_parameters(config);
-  ConfigFit<M> fit = make_fit(model, config, scaled);
+  std::vector<std::unique_ptr<FitEngine>> fits;  // one start
+  fits.push_back(make_fit_engine(config, scaled));
+  FitEngine& fit = *fits[0];
   std::cerr << "fit: " << scaled.parameters.size() << " values (parameter fields point by point), "
             << config.measurements.size() << " measurements, " << config.experiments.size()
             << " experiment(s); gradients by the "
@@ -45,23 +48,23 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
                                              config.optimizer, print_progress)},
                               0};
   const StartResult& best = runs.starts[0];
-  if (!std::isfinite(best.objective)) return all_starts_failed(config, std::span(&fit, 1));
+  if (!std::isfinite(best.objective)) return all_starts_failed(config, fits);
 
   // At the fit: the misfit, its gradient and adjoint fields, and the predictions.
   const FieldTimes times(sim);
   std::vector<std::vector<FieldSnapshot>> adjoints(config.experiments.size());
-  fit.adjoint_observer = [&](std::size_t e, double t, const double* lambda) {
+  fit.observe_adjoint([&](std::size_t e, double t, const double* lambda) {
     if (const auto k = times.index(t))
       adjoints[e].push_back({times.times()[*k], renamed(split_fields(fields.fields(), lambda, grid.points()), adjoint_name)});
-  };
+  });
   std::vector<double> misfit_gradient, unused(scaled.parameters.size(), 0.0);
   std::string failure;
   const double misfit = fit.evaluate(best.x, misfit_gradient, failure);
-  fit.adjoint_observer = nullptr;
+  fit.observe_adjoint(nullptr);
   const double penalty = field_regularization(config, scaled, best.x, unused);
   FitReport report = base_report(config, runs);
   if (!std::isfinite(misfit) || !fit.predict(best.x, report.predictions, failure) ||
-      !fitted_trajectories(model, config, best.x, fit, report, failure)) {
+      !fit.trajectories(best.x, report, failure)) {
     report_error(sim.file, ": at the fit: ", failure);
     return kExitRunFailed;
   }
@@ -156,7 +159,7 @@ int fit_field_model(const M& model, const FitConfig& config, bool json) {
 }  // namespace
 
 int fit_fields(const FitConfig& config, bool json) {
-  return visit_fit_model(config, [&](const auto& model) { return fit_field_model(model, config, json); });
+  return fit_field_model(config, json);
 }
 
 }  // namespace backsweep::apps

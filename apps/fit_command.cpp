@@ -7,6 +7,9 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/config_fit.hpp"
+#include "apps/config_fit_engine.hpp"
+#include "apps/error_report.hpp"
+#include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/parallel_members.hpp"
@@ -39,12 +42,11 @@ Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 namespace {
 
-template <Model M>
-int fit_model(const M& model, const FitConfig& config, bool json) {
+int fit_model(const FitConfig& config, bool json) {
   const SimulateConfig& sim = config.simulate;
   const Scaled scaled = scaled_parameters(config);
   const GradientMode mode = config.gradient_mode;
-  ConfigFit<M> fit = make_fit(model, config, scaled);
+  const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
   std::cerr << "fit: " << scaled.parameters.size() << " parameters, "
             << config.measurements.size() << " measurements, " << config.experiments.size()
             << " experiment(s); gradients by the "
@@ -55,12 +57,13 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
 
   // A fit a start: a fit keeps state between evaluations (the profiled sigma), and with
   // backend omp the starts run at once. Each start's result is the serial one.
-  std::vector<ConfigFit<M>> fits(config.optimizer.starts, fit);
+  std::vector<std::unique_ptr<FitEngine>> fits;
+  for (std::size_t s = 0; s < config.optimizer.starts; ++s) fits.push_back(fit->clone());
   const MultistartResult runs = minimize_multistart(
       [&](std::size_t s) -> FitObjective {
-        return [&fit = fits[s]](const std::vector<double>& theta, std::vector<double>& gradient) {
+        return [&engine = *fits[s]](const std::vector<double>& theta, std::vector<double>& gradient) {
           std::string failure;
-          return fit.evaluate(theta, gradient, failure);
+          return engine.evaluate(theta, gradient, failure);
         };
       },
       scaled.lower, scaled.upper, config.optimizer, print_progress,
@@ -74,13 +77,13 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
 
   std::string failure;
   Eigen::MatrixXd information;
-  if (!fit.fisher(best.x, information, report.predictions, failure) ||
-      !fitted_trajectories(model, config, best.x, fit, report, failure)) {
+  if (!fit->fisher(best.x, information, report.predictions, failure) ||
+      !fit->trajectories(best.x, report, failure)) {
     report_error(sim.file, ": at the optimum: ", failure);
     return kExitRunFailed;
   }
-  report.sigmas = fit.sigmas();
-  if (config.estimate_sigma) report.estimated_sigma = fit.profiled_sigma();
+  report.sigmas = fit->sigmas();
+  if (config.estimate_sigma) report.estimated_sigma = fit->profiled_sigma();
   const ParameterErrors errors = standard_errors(information, scaled.parameters, best.x);
   if (!errors.identifiable)
     std::cerr << "warning: the Fisher information is singular: some parameters are not "
@@ -109,7 +112,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
     std::fprintf(results_file(json), "  %-12s %.10g +- %.3g%s\n", p.name.c_str(), value, error,
                  p.estimate ? "" : "  (fixed)");
   }
-  print_estimated_sigma(config, fit.profiled_sigma(), json);
+  print_estimated_sigma(config, fit->profiled_sigma(), json);
   warn_unless_converged(best);
   try {
     OutputSet outputs(sim.output_dir);
@@ -136,7 +139,7 @@ int fit_model(const M& model, const FitConfig& config, bool json) {
     if (config.estimate_sigma) {
       nlohmann::json sigma = nlohmann::json::object();
       for (std::size_t o = 0; o < config.observables.size(); ++o)
-        sigma[config.observables[o].name] = finite_or_null(fit.profiled_sigma()[o]);
+        sigma[config.observables[o].name] = finite_or_null(fit->profiled_sigma()[o]);
       out["sigma"] = sigma;
     }
     std::cout << out.dump() << '\n';
@@ -150,7 +153,7 @@ int run_fit(const std::string& config_path, bool json) {
   const auto loaded = load_config(load_fit_config, config_path);
   if (!loaded) return kExitBadInput;
   if (estimates_field(*loaded)) return fit_fields(*loaded, json);
-  return visit_fit_model(*loaded, [&](const auto& model) { return fit_model(model, *loaded, json); });
+  return fit_model(*loaded, json);
 }
 
 }  // namespace backsweep::apps

@@ -9,6 +9,9 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/config_fit.hpp"
+#include "apps/config_fit_engine.hpp"
+#include "apps/error_report.hpp"
+#include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
@@ -22,17 +25,16 @@ namespace {
 
 // `gradient` on a fit config: the objective's gradient at the nominal point (with the
 // regularisation of estimated parameter fields, whose gradients go to gradient.h5).
-template <Model M>
-int gradient_model(const M& model, const FitConfig& config, bool json) {
+int fit_gradient(const FitConfig& config, bool json) {
   const Scaled scaled = scaled_parameters(config);
   const std::string mode = to_string(config.gradient_mode);
-  ConfigFit<M> fit = make_fit(model, config, scaled);
+  const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
   std::vector<double> gradient;
   std::string failure;
-  double value = fit.evaluate(scaled.nominal, gradient, failure);
+  double value = fit->evaluate(scaled.nominal, gradient, failure);
   if (!std::isfinite(value)) {
     report_error(config.simulate.file, ": the gradient failed: ", failure);
-    return fit.invalid_options().empty() ? kExitRunFailed : kExitBadInput;
+    return fit->invalid_options().empty() ? kExitRunFailed : kExitBadInput;
   }
   const bool fields = estimates_field(config);
   if (fields) value += field_regularization(config, scaled, scaled.nominal, gradient);
@@ -82,7 +84,7 @@ int gradient_model(const M& model, const FitConfig& config, bool json) {
 int run_fit_gradient(const std::string& config_path, bool json) {
   const auto loaded = load_config(load_fit_config, config_path);
   if (!loaded) return kExitBadInput;
-  return visit_fit_model(*loaded, [&](const auto& model) { return gradient_model(model, *loaded, json); });
+  return fit_gradient(*loaded, json);
 }
 
 }  // namespace backsweep::apps

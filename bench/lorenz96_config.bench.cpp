@@ -15,7 +15,7 @@
 #include "bench/timing.hpp"
 #include "io/config_objective.hpp"
 #include "io/gradient_config.hpp"
-#include "io/visit_model.hpp"
+#include "models/expression_model.hpp"
 
 namespace {
 
@@ -52,25 +52,24 @@ int main() {
     const SimulateConfig& sim = config.simulate;
     GradientResult<double> result;
     std::vector<double> medians, backward;
-    visit_model(sim, [&](const auto& model) {
-      visit_config_objective(config, [&](const auto& objective) {
-        using M = std::remove_cvref_t<decltype(model)>;
-        using Obj = std::remove_cvref_t<decltype(objective)>;
-        const GradientProblem<M, Obj> problem{model, sim.method, sim.initial_state,
-                                              sim.parameters, objective, sim.integrate};
-        medians = bench::interleaved_medians(
-            {[&] {
-               with_stepper<double>(model, sim.method, [&](auto& stepper) {
-                 std::vector<double> y = sim.initial_state;
-                 integrate(stepper, y.data(), sim.parameters.data(), sim.integrate);
-               });
-             },
-             [&] {
-               result = gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
-               backward.push_back(result.diagnostics.backward_seconds);
-             }},
-            n <= 640 ? 15 : 7);
-      });
+    const ExpressionModel& model = *sim.expression_model;  // the engine for this model alone
+    visit_config_objective(config, [&](const auto& objective) {
+      using M = ExpressionModel;
+      using Obj = std::remove_cvref_t<decltype(objective)>;
+      const GradientProblem<M, Obj> problem{model, sim.method, sim.initial_state,
+                                            sim.parameters, objective, sim.integrate};
+      medians = bench::interleaved_medians(
+          {[&] {
+             with_stepper<double>(model, sim.method, [&](auto& stepper) {
+               std::vector<double> y = sim.initial_state;
+               integrate(stepper, y.data(), sim.parameters.data(), sim.integrate);
+             });
+           },
+           [&] {
+             result = gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
+             backward.push_back(result.diagnostics.backward_seconds);
+           }},
+          n <= 640 ? 15 : 7);
     });
     if (!result.ok()) {
       std::fprintf(stderr, "N = %d: %s\n", n, result.message.c_str());

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <functional>
 #include <numbers>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,13 @@
 #include "solvers/solve.hpp"
 
 namespace backsweep {
+
+// A solve of a fit's evaluation that failed: its experiment, and where a NaN appeared.
+struct FitSolveFailure {
+  std::size_t experiment;
+  std::string message;
+  std::optional<NonFinite> nonfinite;
+};
 
 // Observables: h(o, t, y, p) for observable o; InitialState: initial(e, p, y0) writes the
 // initial state of experiment e, which may depend on the parameters (dJ/dp then includes
@@ -87,7 +95,7 @@ class DataFit {
               : tangent_gradient(problem);
       if (!result.ok()) {
         failure = "experiment " + std::to_string(e) + ": " + result.message;
-        last_failure_ = SolveFailure{e, result.message, result.diagnostics.nonfinite};
+        last_failure_ = FitSolveFailure{e, result.message, result.diagnostics.nonfinite};
         if (result.diagnostics.refused) refused_ = result.diagnostics.refused;
         if (result.status == IntegrateStatus::invalid_options) invalid_options_ = result.message;
         return NAN;
@@ -159,13 +167,8 @@ class DataFit {
   // Set when a gradient was refused before its run (bad options, such as a store_all
   // that cannot fit in memory): the reason.
   const std::string& invalid_options() const { return invalid_options_; }
-  // The latest solve of evaluate() that failed: its experiment, and where a NaN appeared.
-  struct SolveFailure {
-    std::size_t experiment;
-    std::string message;
-    std::optional<NonFinite> nonfinite;
-  };
-  const std::optional<SolveFailure>& last_failure() const { return last_failure_; }
+  // The latest solve of evaluate() that failed.
+  const std::optional<FitSolveFailure>& last_failure() const { return last_failure_; }
 
   // The predictions h_k at theta, by forward solves.
   bool predict(const std::vector<double>& theta, std::vector<double>& predictions, std::string& failure) const {
@@ -316,7 +319,7 @@ class DataFit {
   CheckpointOptions checkpointing_;
   std::optional<OptionRefusal> refused_;
   std::string invalid_options_;
-  std::optional<SolveFailure> last_failure_;
+  std::optional<FitSolveFailure> last_failure_;
   std::vector<double> sigma_, sigma_hat_;
   std::vector<std::vector<std::size_t>> rows_;  // per experiment, its measurements
   std::vector<std::size_t> count_;              // per observable, its measurements
