@@ -145,7 +145,7 @@ LyapunovResult lyapunov_spectrum(const M& model, const Method& method,
         for (std::size_t j = 0; j < k; ++j) result.history.push_back(sums[j] / elapsed);
       }
     }
-    if (!method.is_sundials()) result.steps = step;
+    if (method.has_stepper()) result.steps = step;
     const double total_time = double(intervals) * interval_time;
     result.exponents.resize(k);
     result.standard_errors.assign(k, 0.0);

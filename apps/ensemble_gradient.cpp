@@ -42,7 +42,7 @@ EnsembleOutput prepare(const GradientConfig& config) {
   out.steps.resize(members);
   out.dJ_dp.resize(members * out.parameter_names.size());
   out.dJ_dy0.resize(members * out.state_names.size());
-  if (config.mode == GradientMode::adjoint && !sim.method.is_sundials()) {  // the monitor's
+  if (config.mode == GradientMode::adjoint && sim.method.has_stepper()) {  // the monitor's
     out.verdict.resize(members);
     out.growth_rate.resize(members);
     out.amplification.resize(members);

@@ -53,7 +53,7 @@ int run_lyapunov(const std::string& config_path, bool json) {
     return kExitRunFailed;
   }
   results_stream(json) << "Lyapunov exponents of " << sim.model << " (" << result.steps
-                       << (sim.method.is_sundials() ? " CVODES steps, QR every " : " steps of ")
+                       << (sim.method.takes_fixed_step() ? " steps of " : " CVODES steps, QR every ")
                        << config.options.step << ", averaged over " << config.options.duration << "):\n";
   for (std::size_t j = 0; j < result.exponents.size(); ++j)
     results_stream(json) << "  lambda_" << j + 1 << " = " << result.exponents[j] << " +- "

@@ -107,50 +107,17 @@ class DataFit {
     return value;
   }
 
-  // F = sum_k (1/sigma_k^2) grad h_k grad h_kᵀ in scaled space, from forward sensitivities
-  // (Dual lanes through the solve); also the predictions h_k.
+  // F = sum_k (1/sigma_k^2) grad h_k grad h_kᵀ in scaled space, from the forward
+  // sensitivities of the states along each estimated parameter; also the predictions h_k.
   bool fisher(const std::vector<double>& theta, Eigen::MatrixXd& information,
               std::vector<double>& predictions, std::string& failure) {
-    using D = Dual<double, kDerivativeLanes>;
     const std::size_t q = estimated_.size();
     if (estimate_sigma_ && !profile_sigma(theta, failure)) return false;
     information = Eigen::MatrixXd::Zero(Eigen::Index(q), Eigen::Index(q));
     predictions.assign(measurements_.size(), NAN);
     std::vector<std::vector<double>> slopes(measurements_.size(), std::vector<double>(q));
-    for (std::size_t e = 0; e < parameters_.size(); ++e) {
-      const std::vector<std::size_t>& rows = rows_[e];
-      if (rows.empty()) continue;
-      const std::vector<double> p = parameters(e, theta);
-      if (method_.is_sundials()) {
-        if (!cvodes_slopes(e, theta, p, predictions, slopes, failure)) return false;
-        continue;
-      }
-      for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
-        std::vector<D> pd(p.begin(), p.end());
-        for (std::size_t i = first; i < std::min(q, first + kDerivativeLanes); ++i)
-          pd[estimated_[i].index].d[i - first] = estimated_[i].slope(theta[i]);
-        std::vector<D> y(state_size(model_));
-        initial_(e, pd.data(), y.data());
-        IntegrateOptions options = integrate_;
-        options.output_times = times_of(rows);
-        std::size_t next = 0;
-        const IntegrateResult solved = with_stepper<D>(model_, method_, [&](auto& stepper) {
-          return integrate(stepper, y.data(), pd.data(), options, [&](double t, const D* state) {
-              for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
-                const Measurement& m = measurements_[rows[next]];
-                const D h = observables_(m.observable, D(t), state, pd.data());
-                predictions[rows[next]] = h.v;
-                for (std::size_t i = first; i < std::min(q, first + kDerivativeLanes); ++i)
-                  slopes[rows[next]][i] = h.d[i - first];
-              }
-            });
-        });
-        if (!solved.ok()) {
-          failure = "experiment " + std::to_string(e) + ": " + solved.message;
-          return false;
-        }
-      }
-    }
+    for (std::size_t e = 0; e < parameters_.size(); ++e)
+      if (!rows_[e].empty() && !experiment_slopes(e, theta, predictions, slopes, failure)) return false;
     for (std::size_t k = 0; k < measurements_.size(); ++k) {
       const Eigen::Map<const Eigen::VectorXd> g(slopes[k].data(), Eigen::Index(q));
       information += g * g.transpose() / (sigma_[k] * sigma_[k]);
@@ -232,17 +199,17 @@ class DataFit {
   };
   using MisfitObjective = Objective<NoTerm, NoTerm, Misfit, Initial>;
 
-  // fisher()'s predictions and slopes for experiment e by CVODES' forward sensitivities,
-  // one direction per estimated parameter (in scaled space).
-  bool cvodes_slopes(std::size_t e, const std::vector<double>& theta, const std::vector<double>& p,
-                     std::vector<double>& predictions, std::vector<std::vector<double>>& slopes,
-                     std::string& failure) {
+  // Experiment e's predictions and their slopes along each estimated parameter (in scaled
+  // space), the initial state's dependence on the parameters included.
+  bool experiment_slopes(std::size_t e, const std::vector<double>& theta, std::vector<double>& predictions,
+                         std::vector<std::vector<double>>& slopes, std::string& failure) const {
     using D = Dual<double, kDerivativeLanes>;
     const std::vector<std::size_t>& rows = rows_[e];
+    const std::vector<double> p = parameters(e, theta);
     const std::size_t q = estimated_.size(), n = state_size(model_), np = p.size();
     SensitivityDirections directions{q, std::vector<double>(q * n), std::vector<double>(q * np, 0.0)};
     std::vector<double> y(n);
-    for (std::size_t first = 0; first < q; first += kDerivativeLanes) {
+    for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
       const std::size_t last = std::min(q, first + kDerivativeLanes);
       std::vector<D> pd(p.begin(), p.end()), y0(n);
       for (std::size_t i = first; i < last; ++i)
@@ -258,7 +225,7 @@ class DataFit {
     const auto observe = [&](double t, const double* state, const double* s) {
       for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
         const Measurement& m = measurements_[rows[next]];
-        for (std::size_t first = 0; first < q; first += kDerivativeLanes) {
+        for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
           const std::size_t last = std::min(q, first + kDerivativeLanes);
           std::vector<D> yd(state, state + n), pd(p.begin(), p.end());
           for (std::size_t i = first; i < last; ++i) {
@@ -271,12 +238,9 @@ class DataFit {
         }
       }
     };
-    observe(integrate_.t0, y.data(), directions.initial.data());
     IntegrateOptions options = integrate_;
     options.output_times = times_of(rows);
-    ModelSystem system(model_, p.data(), method_.newton.linear_solver);
-    const IntegrateResult solved =
-        cvodes_sensitivities(system, method_.sundials_bdf(), y.data(), directions, options, observe);
+    const IntegrateResult solved = solve_sensitivities(model_, method_, y.data(), p.data(), directions, options, observe);
     if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
     return solved.ok();
   }

@@ -48,12 +48,12 @@ void read_gradient(const TomlSection& root, GradientConfig& config) {
   const std::vector<std::string> names = config.simulate.scalar_parameter_names();
   for (std::size_t j = 0; j < names.size(); ++j) config.parameters.push_back(j);
   config.mode = automatic_gradient_mode(config.simulate.state_names.size(), names.size());
-  // SUNDIALS methods: CVODES' own adjoint unless the tangent (its forward sensitivities)
-  // is asked for by name.
-  const bool sundials = config.simulate.method.is_sundials();
+  // Without a stepper (CVODES), its own adjoint unless the tangent (its forward
+  // sensitivities) is asked for by name: the tangent's Dual lanes need our stepper.
+  const bool stepper = config.simulate.method.has_stepper();
   // Off the cpu, a grid kernel's gradient is the adjoint (its tangent is host code).
   const bool on_backend = config.simulate.backend != "cpu" && config.simulate.grid_kernel;
-  if (sundials || on_backend) config.mode = GradientMode::adjoint;
+  if (!stepper || on_backend) config.mode = GradientMode::adjoint;
   const auto gradient = root.subsection("gradient");
   if (!gradient) return;
   gradient->reject_unknown_keys({"parameters", "initial", "mode"});
@@ -78,7 +78,7 @@ void read_gradient(const TomlSection& root, GradientConfig& config) {
                                   names.size());
   if (!mode) gradient->fail("mode", "must be auto, adjoint or tangent");
   if (on_backend && gradient->string("mode", "auto") == "auto") return;
-  if (!sundials || gradient->string("mode", "auto") == "tangent") config.mode = *mode;
+  if (stepper || gradient->string("mode", "auto") == "tangent") config.mode = *mode;
   if (on_backend && config.mode == GradientMode::tangent)
     gradient->fail("mode", "tangent runs on the cpu backend; solver.backend = \"" + config.simulate.backend +
                                "\" takes the adjoint");

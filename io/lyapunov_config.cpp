@@ -40,7 +40,7 @@ LyapunovConfig load_lyapunov_config(const std::string& path) {
     section->fail("exponents", "must be between 1 and the number of states (" +
                                    std::to_string(n) + ")");
   config.options.t0 = sim.integrate.t0;
-  if (sim.method.is_sundials()) {
+  if (!sim.method.takes_fixed_step()) {
     // CVODES chooses its steps; the tangent vectors are re-orthonormalised every `interval`.
     if (section->has("reorthonormalize_every"))
       section->fail("reorthonormalize_every", "counts steps of a backsweep method; with " +

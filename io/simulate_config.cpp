@@ -80,10 +80,9 @@ void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
   else if (name == "sparse") choice = LinearSolver::sparse;
   else solver.fail("linear_solver", "unknown linear solver '" + name + "' (known: auto, dense, sparse)");
   const std::string method(config.method.name());
-  if (config.method.is_sundials() && !config.method.sundials_bdf())
-    solver.fail("linear_solver", "is for implicit methods; '" + method + "' iterates without linear solves");
-  if (!config.method.is_sundials() && !config.method.implicit())
-    solver.fail("linear_solver", "is for implicit methods; '" + method + "' is explicit");
+  if (!config.method.solves_linear_systems())
+    solver.fail("linear_solver", "is for implicit methods; '" + method + "' " +
+                                     (config.method.is_explicit() ? "is explicit" : "iterates without linear solves"));
   if (choice == LinearSolver::sparse && !declares_sparsity(config))
     solver.fail("linear_solver", "sparse needs a model that declares its sparsity pattern; '" +
                                      config.model + "' does not (use auto or dense)");
@@ -109,7 +108,7 @@ void read_backend(const TomlSection& root, const TomlSection& solver, SimulateCo
     solver.fail("backend", "'omp': model '" + config.model + "' runs on cpu; omp runs the hand-written grid models (" +
                                joined(models::grid_kernel_names) + "), and [ensemble] members and a fit's starts on " +
                                "cpu or omp");
-  if (config.method.is_sundials() || config.method.implicit())
+  if (!config.method.is_explicit())
     solver.fail("backend", "'omp' runs explicit methods; '" + std::string(config.method.name()) + "' runs on cpu");
 }
 
@@ -136,7 +135,7 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
   read_backend(root, *solver, config);
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
-  if (solver->has("step") && method->is_sundials())
+  if (solver->has("step") && !method->takes_fixed_step())
     solver->fail("step", "CVODES chooses its own steps: give rtol and atol instead");
   if (options.step == 0.0 && !method->adaptive())
     solver->fail("step", "method '" + name +

@@ -4,6 +4,7 @@
 #   BACKSWEEP_BUILD_DIR  build folder (default build)
 #   BACKSWEEP_CMAKE_ARGS extra CMake arguments
 #   BACKSWEEP_TARGETS    the targets to build (default: all)
+#   BACKSWEEP_TESTS      all (default), or program: only the tests of the program as shipped
 #   CI=true              warnings become errors
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,6 +33,6 @@ werror=OFF
 [ "${CI:-}" = true ] && werror=ON
 # shellcheck disable=SC2086
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DBACKSWEEP_WERROR=$werror ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
+  -DBACKSWEEP_WERROR=$werror -DBACKSWEEP_TESTS="${BACKSWEEP_TESTS:-all}" ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$build_dir" -j2 ${BACKSWEEP_TARGETS:+--target $BACKSWEEP_TARGETS}

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds, and runs the whole test suite twice: a Release
-# build, then a build with AddressSanitizer and UndefinedBehaviorSanitizer.
+# Installs what is missing, builds, and runs the whole test suite under AddressSanitizer
+# and UndefinedBehaviorSanitizer, and the tests of the program again as shipped (a Release
+# build, with the benchmarks and the CUDA backend compiled): every test runs once with
+# the sanitizers, and the program's (apps, corpus, ParaView, peak RSS, install) at -O3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
+BACKSWEEP_TESTS=program scripts/setup.sh
 ctest --test-dir build -j2 --output-on-failure
 
 BACKSWEEP_BUILD_DIR=build-sanitize \

@@ -59,7 +59,15 @@ struct Method {
     return tableau ? tableau->description : sundials->description;
   }
   constexpr bool implicit() const { return family == Family::diagonally_implicit_rk; }
+  // CVODES integrates the method itself: only the dispatch (with_stepper, solvers/solve.hpp,
+  // the gradient engines) asks this; everything else asks what the method can do, below.
   constexpr bool is_sundials() const { return family == Family::cvodes; }
+  // A backsweep stepper takes the steps: they are counted and recorded, and a tangent is
+  // Dual lanes through them (CVODES steps internally, with its own sensitivities).
+  constexpr bool has_stepper() const { return family != Family::cvodes; }
+  constexpr bool is_explicit() const { return family == Family::explicit_rk; }
+  constexpr bool takes_fixed_step() const { return has_stepper(); }  // CVODES chooses its own
+  constexpr bool solves_linear_systems() const { return implicit() || sundials_bdf(); }
   constexpr bool sundials_bdf() const { return sundials && sundials->bdf; }
   constexpr StepperTraits traits() const {
     if (!tableau) return {sundials->name, sundials->bdf ? 5 : 12, 1, sundials->bdf};

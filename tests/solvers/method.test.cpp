@@ -30,3 +30,23 @@ TEST_CASE("with_stepper builds the method's stepper on the asked scalar") {
   CHECK(traits.order == 4);
   CHECK_FALSE(traits.implicit);
 }
+
+TEST_CASE("what each family of methods can do, as the config layer asks it") {
+  const Method rk4 = tableaux::rk4, sdirk = *find_method("sdirk2");
+  const Method bdf = sundials_methods::cvodes_bdf, adams = sundials_methods::cvodes_adams;
+  CHECK(rk4.is_explicit());
+  CHECK(rk4.has_stepper());
+  CHECK(rk4.takes_fixed_step());
+  CHECK_FALSE(rk4.solves_linear_systems());
+  CHECK_FALSE(sdirk.is_explicit());
+  CHECK(sdirk.has_stepper());
+  CHECK(sdirk.takes_fixed_step());
+  CHECK(sdirk.solves_linear_systems());
+  for (const Method& cvodes : {bdf, adams}) {
+    CHECK_FALSE(cvodes.is_explicit());
+    CHECK_FALSE(cvodes.has_stepper());
+    CHECK_FALSE(cvodes.takes_fixed_step());
+  }
+  CHECK(bdf.solves_linear_systems());
+  CHECK_FALSE(adams.solves_linear_systems());  // functional iteration
+}

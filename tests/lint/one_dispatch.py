@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Which engine and which algebra run a problem is asked in one place each (issue 28): no
+`is_sundials()` outside the engine dispatch (the rest asks what a method can do:
+has_stepper, takes_fixed_step, solves_linear_systems), and no `is_same_v<..., CpuAlgebra>`
+outside the algebra's own code. Today's other uses are listed as debts (known_debts.py).
+
+    python3 tests/lint/one_dispatch.py <repo-source-dir>
+"""
+import pathlib, re, sys
+
+from known_debts import report
+
+FOLDERS = ("models", "solvers", "adjoint", "gpu", "fit", "io", "apps")
+RULES = {
+    "is_sundials()": (re.compile(r"\bis_sundials\(\)"),
+                      {"solvers/method.hpp", "solvers/solve.hpp", "adjoint/discrete_adjoint.hpp",
+                       "adjoint/forward_tangent.hpp", "adjoint/lyapunov_spectrum.hpp"}),
+    "is_same_v<..., CpuAlgebra>": (re.compile(r"is_same_v<[^>]*CpuAlgebra"), {"solvers/algebra.hpp"}),
+}
+KNOWN = {
+    "is_same_v<..., CpuAlgebra> in adjoint/checkpoint_store.hpp",
+    "is_same_v<..., CpuAlgebra> in adjoint/detail/adjoint_sweep.hpp",
+    "is_same_v<..., CpuAlgebra> in adjoint/discrete_adjoint.hpp",
+    "is_same_v<..., CpuAlgebra> in adjoint/growth_monitor.hpp",
+    "is_same_v<..., CpuAlgebra> in solvers/integrate.hpp",
+    "is_same_v<..., CpuAlgebra> in solvers/method.hpp",
+    "is_same_v<..., CpuAlgebra> in solvers/vector_operations.hpp",
+}
+
+
+def main():
+    root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
+    found = {}
+    for folder in FOLDERS:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix not in (".hpp", ".cpp", ".cu", ".cuh"):
+                continue
+            name = str(path.relative_to(root))
+            text = path.read_text(errors="replace")
+            for rule, (pattern, allowed) in RULES.items():
+                if name not in allowed and pattern.search(text):
+                    found[f"{rule} in {name}"] = "ask the dispatch or the method's capabilities"
+    return report("one engine dispatch", found, KNOWN, __file__)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
