@@ -19,14 +19,12 @@
 
 namespace backsweep::apps {
 
-namespace {
-
 // A fit of parameter fields: L-BFGS-B from the prior fields on the misfit plus the
 // fields' regularisation. Writes fit.h5 (with /parameter_fields), the CSV files, and VTK:
 // fit.pvd (each field fitted, its prior, and the misfit's gradient at the fit) and the
 // misfit's adjoint fields at the fit, adjoint.pvd (adjoint_<experiment>.pvd with several;
 // adjoint gradients only).
-int fit_field_model(const FitConfig& config, bool json) {
+int fit_fields(const FitConfig& config, bool json) {
   const SimulateConfig& sim = config.simulate;
   const GridLayout& fields = *sim.fields();
   const Grid& grid = fields.grid();
@@ -154,12 +152,6 @@ int fit_field_model(const FitConfig& config, bool json) {
                      .dump()
               << '\n';
   return kExitOk;
-}
-
-}  // namespace
-
-int fit_fields(const FitConfig& config, bool json) {
-  return fit_field_model(config, json);
 }
 
 }  // namespace backsweep::apps
