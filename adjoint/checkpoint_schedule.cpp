@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "adjoint/detail/binomial_cost.hpp"
-#include "adjoint/detail/revolve_generator.hpp"
+#include "adjoint/revolve_generator.hpp"
 
 namespace backsweep {
 

@@ -2,7 +2,7 @@
 // Where what a checkpoint schedule keeps lives: slots of `width` values each (a state, or
 // a stepper's record of one step), addressed by (slot, level). The memory level keeps
 // float64 or float32 (half the memory; values come back rounded); the disk level is a
-// SlotFile that io/ supplies (an HDF5 file under the output folder). The executor and
+// SlotFile (checkpoint_file.hpp: an HDF5 file under the output folder). The executor and
 // the schedules never touch storage; the backend asks the store. Store-all appends a
 // memory slot per step, the number of steps not being known in advance.
 #include <cstddef>
@@ -110,7 +110,7 @@ class CheckpointStore {
   template <class V>
   static void reserve_mapped(V& values, std::size_t count) {
     values.reserve(count);
-    if constexpr (std::is_same_v<A, CpuAlgebra>)
+    if constexpr (host_vectors<A>)
       map_ahead(values.data(), values.capacity() * sizeof(typename V::value_type));
   }
 

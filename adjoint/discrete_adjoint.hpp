@@ -70,11 +70,11 @@ void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const s
 template <class T = double, Algebra A = CpuAlgebra, Model M, class Obj>
 GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
                            const std::vector<T>& p, const CheckpointOptions& checkpointing = {}) {
-  if constexpr (std::is_same_v<T, double> && std::is_same_v<A, CpuAlgebra>)
+  if constexpr (std::is_same_v<T, double> && host_vectors<A>)
     if (problem.method.is_sundials()) return detail::cvodes_gradient(problem, y0, p);
   GradientResult<T> result;
   result.diagnostics.method = std::string(problem.method.name());
-  if constexpr (!std::is_same_v<A, CpuAlgebra>)
+  if constexpr (!host_vectors<A>)
     if (problem.method.is_sundials() || problem.method.implicit()) {  // their solves are host code
       result.status = IntegrateStatus::invalid_options;
       result.message = std::string(problem.method.name()) + " runs on the CPU backend only";
@@ -88,7 +88,7 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
   // p where the algebra's kernels can read it: a device model reads a parameter field
   // there (p itself on the CPU).
   const auto p_kept = [&] {
-    if constexpr (std::is_same_v<A, CpuAlgebra>) return std::span<const T>(p);
+    if constexpr (host_vectors<A>) return std::span<const T>(p);
     else return to_algebra<A>(p);
   }();
   detail::with_system(problem.model, problem.objective, [&](const auto& system) {

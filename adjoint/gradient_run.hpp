@@ -14,8 +14,8 @@
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "adjoint/checkpoint_store.hpp"
-#include "adjoint/detail/adjoint_sweep.hpp"
-#include "adjoint/detail/schedule_backend.hpp"
+#include "adjoint/adjoint_sweep.hpp"
+#include "adjoint/schedule_backend.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "adjoint/schedule_executor.hpp"
 

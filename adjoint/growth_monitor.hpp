@@ -128,7 +128,7 @@ class GrowthMonitor {
   // The binade table where the algebra's kernels can read it (copied once per algebra).
   template <Algebra A>
   static const MagnitudeHistograms::Binade* binades_on() {
-    if constexpr (std::is_same_v<A, CpuAlgebra>) {
+    if constexpr (host_vectors<A>) {
       return MagnitudeHistograms::binades().data();
     } else {
       static const typename A::template vector<MagnitudeHistograms::Binade> table(
@@ -141,7 +141,7 @@ class GrowthMonitor {
   // Adds x's components to a histogram row; returns ||x||^2.
   template <Algebra A, class T>
   static double bin_magnitudes(std::size_t n, const T* x, std::size_t* row) {
-    if constexpr (std::is_same_v<A, CpuAlgebra> && std::is_same_v<T, double>)
+    if constexpr (host_vectors<A> && std::is_same_v<T, double>)
       if (n >= kLongVector) return detail::bin_long_vector(n, x, row);
     count_bins<A>(n, BinMagnitude<T>{x, binades_on<A>()}, MagnitudeHistograms::kBins, row);
     return squared_norm<A>(n, x);

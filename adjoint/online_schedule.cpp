@@ -15,7 +15,7 @@
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "adjoint/detail/binomial_cost.hpp"
-#include "adjoint/detail/revolve_generator.hpp"
+#include "adjoint/revolve_generator.hpp"
 
 namespace backsweep {
 

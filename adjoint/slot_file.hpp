@@ -1,6 +1,6 @@
 #pragma once
-// A level of checkpoint slots kept outside memory (io/ supplies an HDF5 file under the
-// output folder): float64 values, `width` per slot. Errors (a full disk) are exceptions.
+// A level of checkpoint slots kept outside memory (checkpoint_file.hpp: an HDF5 file under
+// the output folder): float64 values, `width` per slot. Errors (a full disk) are exceptions.
 #include <cstddef>
 #include <functional>
 #include <memory>

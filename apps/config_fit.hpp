@@ -8,9 +8,9 @@
 
 #include "fit/estimated_parameter.hpp"
 #include "fit/multistart.hpp"
-#include "io/fit_config.hpp"
-#include "io/fit_output.hpp"
-#include "io/named_field.hpp"
+#include "io/config/fit_config.hpp"
+#include "io/outputs/fit_output.hpp"
+#include "io/outputs/named_field.hpp"
 
 namespace backsweep::apps {
 

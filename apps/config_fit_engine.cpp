@@ -2,8 +2,8 @@
 
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
-#include "io/config_objective.hpp"
-#include "io/visit_model.hpp"
+#include "io/assembly/config_objective.hpp"
+#include "io/assembly/visit_model.hpp"
 #include "solvers/solve.hpp"
 
 namespace backsweep::apps {

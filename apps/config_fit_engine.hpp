@@ -14,7 +14,7 @@
 #include "adjoint/gradient_problem.hpp"
 #include "apps/config_fit.hpp"
 #include "fit/data_fit.hpp"
-#include "io/fit_output.hpp"
+#include "io/outputs/fit_output.hpp"
 
 namespace backsweep::apps {
 

@@ -3,7 +3,7 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "apps/backend_gradient.hpp"
 #include "apps/config_problem.hpp"
-#include "io/visit_model.hpp"
+#include "io/assembly/visit_model.hpp"
 
 namespace backsweep::apps {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "apps/config_gradient.hpp"
-#include "io/config_objective.hpp"
+#include "io/assembly/config_objective.hpp"
 
 namespace backsweep::apps {
 

@@ -4,7 +4,7 @@
 
 #include "adjoint/forward_tangent.hpp"
 #include "apps/config_problem.hpp"
-#include "io/visit_model.hpp"
+#include "io/assembly/visit_model.hpp"
 
 namespace backsweep::apps {
 

@@ -15,7 +15,7 @@
 #include "apps/results_stream.hpp"
 #include "apps/run_record.hpp"
 #include "apps/parallel_members.hpp"
-#include "io/ensemble_output.hpp"
+#include "io/outputs/ensemble_output.hpp"
 
 namespace backsweep::apps {
 

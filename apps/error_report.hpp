@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/config_error.hpp"
-#include "io/printable.hpp"
+#include "io/config/config_error.hpp"
+#include "platform/printable.hpp"
 
 namespace backsweep::apps {
 

@@ -19,27 +19,6 @@
 
 namespace backsweep::apps {
 
-const char* const kFitHelp = R"(Config keys read by fit, besides those of simulate (see docs/config.md):
-  [[estimate]]   name, lower, upper (linear space), scale = lin | log10, estimate = true
-                 (the nominal value, and the value of fixed ones, comes from [parameters]);
-                 name a parameter field to estimate it point by point, from its prior
-  [regularization.<field>] tikhonov, h1, tv (weights, 0), tv_epsilon (1e-3),
-                 reference = "prior" | number: for an estimated parameter field
-  [[observables]] name, formula (an expression of t, the states and the parameters)
-  [data]         measurements = "file.csv": columns observable,time,value,sigma[,experiment]
-                 (relative to the config file's folder)
-  [[experiments]] id, initial = {x = 1.0}, parameters = {k = 2.0} (fixed overrides)
-  [noise]        model = gaussian, sigma = data | estimate (profiled per observable)
-  [optimizer]    method = lbfgsb, max_iterations (200), gradient_tolerance (1e-6),
-                 starts (5, Latin hypercube in scaled space), seed (1),
-                 gradient = auto | adjoint | tangent (auto: tangent when the states
-                 and parameters number at most 8, else adjoint)
-  [checkpointing] schedule, slots, memory, disk, storage: as for gradient
-Prints a line per improving iteration, then the fitted parameters with standard errors
-(--json: one JSON object on stdout), and writes <output.dir>/fit.h5,
-fit_trajectories.csv and fit_residuals.csv.
-Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
-
 namespace {
 
 int fit_model(const FitConfig& config, bool json) {

@@ -12,6 +12,4 @@ int run_fit(const std::string& config_path, bool json);
 // with respect to the estimated parameters, in scaled and linear space.
 int run_fit_gradient(const std::string& config_path, bool json);
 
-extern const char* const kFitHelp;
-
 }  // namespace backsweep::apps

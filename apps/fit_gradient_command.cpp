@@ -17,7 +17,7 @@
 #include "apps/results_stream.hpp"
 #include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
-#include "io/gradient_output.hpp"
+#include "io/outputs/gradient_output.hpp"
 
 namespace backsweep::apps {
 

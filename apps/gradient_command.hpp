@@ -8,7 +8,4 @@ namespace backsweep::apps {
 // forward tangent. Returns the process exit code.
 int run_gradient(const std::string& config_path, bool json);
 
-
-extern const char* const kGradientHelp;
-
 }  // namespace backsweep::apps

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/diagnostics_record.hpp"
+#include "io/outputs/diagnostics_record.hpp"
 
 namespace backsweep::apps {
 

@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "apps/error_report.hpp"
-#include "io/config_error.hpp"
+#include "io/config/config_error.hpp"
 
 namespace backsweep::apps {
 

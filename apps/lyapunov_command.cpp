@@ -10,24 +10,11 @@
 #include "apps/results_stream.hpp"
 #include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
-#include "io/lyapunov_config.hpp"
-#include "io/lyapunov_output.hpp"
-#include "io/visit_model.hpp"
+#include "io/config/lyapunov_config.hpp"
+#include "io/outputs/lyapunov_output.hpp"
+#include "io/assembly/visit_model.hpp"
 
 namespace backsweep::apps {
-
-const char* const kLyapunovHelp = R"(Config keys read by lyapunov, besides [model], [parameters], [initial] (see docs/config.md):
-  [time]         start       start time (end and output times are not used)
-  [solver]       method, step  a fixed step size is required (cvodes_bdf, cvodes_adams: rtol, atol)
-  [lyapunov]     duration    averaging time (required)
-                 transient   time skipped first (default duration / 10)
-                 exponents   how many leading exponents (default: all)
-                 reorthonormalize_every  steps between QR re-orthonormalisations (default 10)
-                 interval    CVODES methods: time between QR re-orthonormalisations (default 0.1)
-                 blocks      blocks of the averaging time for standard errors (default 20)
-Prints the spectrum with standard errors and the Kaplan-Yorke dimension (--json: one JSON
-object on stdout) and writes <output.dir>/lyapunov.h5 and lyapunov_history.csv.
-Exit codes: 0 ok, 1 the run failed, 2 bad input.)";
 
 int run_lyapunov(const std::string& config_path, bool json) {
   const auto loaded = load_config(load_lyapunov_config, config_path);

@@ -8,6 +8,4 @@ namespace backsweep::apps {
 // Returns the process exit code.
 int run_lyapunov(const std::string& config_path, bool json);
 
-extern const char* const kLyapunovHelp;
-
 }  // namespace backsweep::apps

@@ -13,11 +13,12 @@
 #include "apps/exit_codes.hpp"
 #include "apps/fit_command.hpp"
 #include "apps/gradient_command.hpp"
+#include "apps/help_texts.hpp"
 #include "apps/lyapunov_command.hpp"
 #include "apps/plan_command.hpp"
 #include "apps/simulate_command.hpp"
-#include "io/config_overrides.hpp"
-#include "io/run_info.hpp"
+#include "io/config/config_overrides.hpp"
+#include "platform/run_info.hpp"
 #include "io/vtk/vti_reader.hpp"
 
 int main(int argc, char** argv) {

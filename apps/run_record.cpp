@@ -6,8 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/printable.hpp"
-#include "io/run_info.hpp"
+#include "platform/printable.hpp"
+#include "platform/run_info.hpp"
 
 namespace backsweep::apps {
 

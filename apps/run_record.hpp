@@ -6,7 +6,7 @@
 // (which have no place for attributes) are accounted for as the HDF5 files are.
 #include <string>
 
-#include "io/output_set.hpp"
+#include "platform/output_set.hpp"
 
 namespace backsweep::apps {
 

@@ -7,7 +7,4 @@ namespace backsweep::apps {
 // <output.dir>/trajectory.csv and trajectory.h5. Returns the process exit code.
 int run_simulate(const std::string& config_path, bool json);
 
-// The config keys `simulate` reads, for --help.
-extern const char* const kSimulateHelp;
-
 }  // namespace backsweep::apps

@@ -13,8 +13,8 @@
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "bench/timing.hpp"
-#include "io/config_objective.hpp"
-#include "io/gradient_config.hpp"
+#include "io/assembly/config_objective.hpp"
+#include "io/config/gradient_config.hpp"
 #include "models/expression_model.hpp"
 
 namespace {

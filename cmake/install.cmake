@@ -2,7 +2,7 @@
 #   find_package(backsweep) and link backsweep::solvers, backsweep::io, ...
 include(CMakePackageConfigHelpers)
 
-foreach(folder models solvers adjoint io fit)
+foreach(folder platform models solvers adjoint io fit)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/
     DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/backsweep/${folder}
     FILES_MATCHING PATTERN "*.hpp"
@@ -11,7 +11,7 @@ endforeach()
 
 # One export set a library, so that find_package(backsweep COMPONENTS ...) loads (and
 # finds the dependencies of) only the libraries asked for and those they build on.
-foreach(component models solvers adjoint fit io)
+foreach(component platform models solvers adjoint fit io)
   install(EXPORT backsweep_${component}_targets NAMESPACE backsweep::
     DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/backsweep)
 endforeach()

@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "io/config_error.hpp"
-#include "io/fit_config.hpp"
-#include "io/gradient_config.hpp"
+#include "io/config/config_error.hpp"
+#include "io/config/fit_config.hpp"
+#include "io/config/gradient_config.hpp"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "models/grid.hpp"
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 
 namespace backsweep::gpu {
 

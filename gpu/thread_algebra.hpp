@@ -6,7 +6,7 @@
 #include <cassert>
 #include <cstddef>
 
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 #include "solvers/algebra.hpp"
 
 namespace backsweep::gpu {

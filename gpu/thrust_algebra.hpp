@@ -27,7 +27,7 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 #include "solvers/algebra.hpp"
 
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_CUDA

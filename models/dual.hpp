@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <type_traits>
 
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 
 namespace backsweep {
 

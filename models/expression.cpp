@@ -5,8 +5,8 @@
 #include <cmath>
 #include <cstdlib>
 
-#include "models/detail/expression_names.hpp"
-#include "models/detail/program_emitter.hpp"
+#include "models/expression_names.hpp"
+#include "models/program_emitter.hpp"
 
 namespace backsweep {
 

@@ -25,7 +25,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/detail/expression_program.hpp"
+#include "models/expression_program.hpp"
 
 namespace backsweep {
 

@@ -3,7 +3,7 @@
 #include <cctype>
 #include <stdexcept>
 
-#include "models/detail/expression_names.hpp"
+#include "models/expression_names.hpp"
 #include "models/expression.hpp"
 
 namespace backsweep {

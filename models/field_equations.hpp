@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "models/detail/expression_program.hpp"
+#include "models/expression_program.hpp"
 #include "models/expression.hpp"
 #include "models/grid.hpp"
 #include "models/grid_layout.hpp"

@@ -15,7 +15,7 @@
 #include <cstddef>
 
 #include "models/grid.hpp"
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 
 namespace backsweep {
 

@@ -17,6 +17,11 @@
 // and may declare
 //   static constexpr bool in_calling_thread = true;   its loops run in the caller's thread,
 //                                                 so they may read the caller's local arrays
+//   static constexpr bool host_vectors = true;   its vectors are plain host arrays, which
+//                                                 host code may use in place: Newton's linear
+//                                                 solves, SUNDIALS, the stiffness probe, a
+//                                                 state kept on the stack, pages mapped ahead
+// What runs only there asks host_vectors<A>, never which algebra it has.
 #include <concepts>
 #include <cstddef>
 #include <memory>
@@ -24,7 +29,7 @@
 #include <utility>
 #include <vector>
 
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 #include "solvers/recycled_memory.hpp"
 
 namespace backsweep {
@@ -104,6 +109,7 @@ struct SerialLoops {
 
 // Contiguous host memory, components in index order.
 struct CpuAlgebra : SerialLoops {
+  static constexpr bool host_vectors = true;
   template <class T>
   using vector = std::vector<T>;
   template <class T>
@@ -115,6 +121,12 @@ static_assert(Algebra<CpuAlgebra>);
 template <class A>
 inline constexpr bool runs_in_calling_thread = [] {
   if constexpr (requires { A::in_calling_thread; }) return bool(A::in_calling_thread);
+  else return false;
+}();
+
+template <class A>
+inline constexpr bool host_vectors = [] {
+  if constexpr (requires { A::host_vectors; }) return bool(A::host_vectors);
   else return false;
 }();
 

@@ -102,7 +102,7 @@ class Integration {
         return static_state_size<typename S::model_type>;
       return std::size_t{0};
     }();
-    if constexpr (kStatic > 0 && kStatic <= 16 && std::is_same_v<A, CpuAlgebra>) {
+    if constexpr (kStatic > 0 && kStatic <= 16 && host_vectors<A> && runs_in_calling_thread<A>) {
       std::array<T, kStatic> state, next;
       std::copy(y_, y_ + kStatic, state.begin());
       IntegrateResult result = loop(state.data(), next.data());

@@ -101,7 +101,7 @@ decltype(auto) with_stepper(const M& model, const Method& method, F&& f) {
                                 " is integrated by SUNDIALS: this needs a backsweep method (e.g. sdirk4)");
   if (method.implicit()) {
     // Newton's linear solves are host code: implicit methods run on the CPU algebra.
-    if constexpr (std::is_same_v<A, CpuAlgebra>) {
+    if constexpr (host_vectors<A>) {
       ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
       return f(stepper);
     } else {

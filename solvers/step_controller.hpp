@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 
 namespace backsweep {
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 #include "solvers/integrate_options.hpp"
 #include "solvers/stepper.hpp"
 

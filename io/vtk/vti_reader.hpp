@@ -3,7 +3,7 @@
 // them: ASCII, binary, appended or compressed), by the VTK library.
 #include <string>
 
-#include "io/field_file_readers.hpp"
+#include "io/config/field_file_readers.hpp"
 
 namespace backsweep {
 

@@ -11,7 +11,7 @@
 #include <vtkPointData.h>
 #include <vtkXMLImageDataWriter.h>
 
-#include "io/atomic_file.hpp"
+#include "platform/atomic_file.hpp"
 
 namespace backsweep {
 

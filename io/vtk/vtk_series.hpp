@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "io/named_field.hpp"
+#include "io/outputs/named_field.hpp"
 #include "models/grid.hpp"
 
 namespace backsweep {

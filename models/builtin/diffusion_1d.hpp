@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 #include "models/sparsity.hpp"
 
 namespace backsweep::models {

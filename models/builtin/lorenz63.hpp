@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <string_view>
 
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 
 namespace backsweep::models {
 

@@ -236,7 +236,7 @@ struct Blows {  // y' = y^2 from y = 1: infinite at t = 1
 
 namespace {
 // Disk slots kept in memory: the engine's side of two-level checkpointing, without HDF5
-// (io/ has the file, tested there).
+// (adjoint/checkpoint_file.hpp, tested through the program).
 struct SlotsInMemory : SlotFile {
   std::size_t width;
   std::vector<double> values;

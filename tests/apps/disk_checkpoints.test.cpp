@@ -1,5 +1,5 @@
 // Two-level checkpointing from the command line: memory for fewer than three slots, the
-// rest on disk in an HDF5 file in the output folder. The gradient is bitwise the one of
+// rest on disk in a scratch file in the output folder. The gradient is bitwise the one of
 // store-all; the volumes are those `plan` prints; the file is gone after success,
 // failure and SIGTERM.
 #include <doctest/doctest.h>

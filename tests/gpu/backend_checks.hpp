@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "gpu/member_loop.hpp"
-#include "models/host_device.hpp"
+#include "platform/host_device.hpp"
 
 namespace backsweep::testing {
 

@@ -16,9 +16,9 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "adjoint/forward_tangent.hpp"
 #include "adjoint/gradient_check.hpp"
-#include "io/config_error.hpp"
-#include "io/config_objective.hpp"
-#include "io/gradient_config.hpp"
+#include "io/config/config_error.hpp"
+#include "io/assembly/config_objective.hpp"
+#include "io/config/gradient_config.hpp"
 #include "tests/adjoint/directional_checks.hpp"
 
 using namespace backsweep;

@@ -1,5 +1,5 @@
 // What error messages may echo of a user's bytes.
-#include "io/printable.hpp"
+#include "platform/printable.hpp"
 
 #include <doctest/doctest.h>
 

@@ -1,4 +1,4 @@
-#include "io/simulate_config.hpp"
+#include "io/config/simulate_config.hpp"
 
 #include <doctest/doctest.h>
 
@@ -9,7 +9,7 @@
 #include <fstream>
 #include <string>
 
-#include "io/config_error.hpp"
+#include "io/config/config_error.hpp"
 
 using namespace backsweep;
 

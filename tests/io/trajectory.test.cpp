@@ -1,4 +1,4 @@
-#include "io/trajectory.hpp"
+#include "io/outputs/trajectory.hpp"
 
 #include <doctest/doctest.h>
 #include <hdf5.h>

@@ -9,7 +9,7 @@ import pathlib, sys
 from known_debts import report
 
 LIMIT = 400
-FOLDERS = ("models", "solvers", "adjoint", "gpu", "fit", "io", "apps")
+FOLDERS = ("platform", "models", "solvers", "adjoint", "gpu", "fit", "io", "apps")
 KNOWN = set()
 
 

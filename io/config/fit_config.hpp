@@ -1,0 +1,69 @@
+#pragma once
+// What `fit` reads (and `gradient` when the file has [data] but no [objective]): the
+// simulate sections, [[estimate]], [[observables]], [data], [[experiments]], [noise],
+// [optimizer] and [checkpointing] (docs/config.md). The measurements are read from the
+// CSV file [data] names, relative to the config file's folder.
+#include <string>
+#include <vector>
+
+#include "adjoint/gradient_mode.hpp"
+#include "adjoint/gradient_problem.hpp"
+#include "fit/field_regularization.hpp"
+#include "fit/multistart.hpp"
+#include "io/config/checkpointing_config.hpp"
+#include "io/config/measurements.hpp"
+#include "io/config/simulate_config.hpp"
+#include "models/expression.hpp"
+
+namespace backsweep {
+
+// A scalar parameter, or a parameter field estimated point by point: `points` values
+// from `index` on, each within [lower, upper], starting from (and regularised towards)
+// the field [parameters] gives.
+struct FitParameter {
+  std::string name;
+  std::size_t index = 0;  // in the model's parameters
+  double nominal = 0.0, lower = 0.0, upper = 0.0;  // linear space (a field's: at point 0)
+  bool log10 = false;     // the optimiser works in log10 of the value
+  bool estimate = true;   // false: held at the nominal value
+  bool field = false;
+  std::size_t points = 1;              // a field's: the grid's points
+  FieldRegularization regularization;  // [regularization.<name>], fields only
+};
+
+struct FitObservable {
+  std::string name;
+  Expression formula;  // of t, the states, the parameters (expression_scope)
+};
+
+struct FitExperimentConfig {
+  std::string id;
+  std::vector<double> initial_state, parameters;  // with the experiment's overrides
+  // Per state: the experiment gives its initial value; otherwise [initial] does (a
+  // number, or an expression of the parameters: simulate.initial_expressions).
+  std::vector<bool> initial_overridden;
+};
+
+struct FitConfig {
+  SimulateConfig simulate;
+  std::vector<FitParameter> parameters;
+  std::vector<FitObservable> observables;
+  std::vector<FitExperimentConfig> experiments;
+  std::string measurements_path;
+  std::vector<Measurement> measurements;
+  bool estimate_sigma = false;  // noise.sigma = "estimate"
+  OptimizerOptions optimizer;
+  GradientMode gradient_mode = GradientMode::adjoint;  // optimizer.gradient, "auto" resolved
+  CheckpointingConfig checkpointing;
+};
+
+FitConfig load_fit_config(const std::string& path);
+
+// Whether a parameter field is estimated (a fit of a field runs from its prior, once).
+bool estimates_field(const FitConfig& config);
+
+// Whether the file is a fit config (has [data] and no [objective]); false when it cannot
+// be parsed.
+bool is_fit_config(const std::string& path);
+
+}  // namespace backsweep

@@ -1,0 +1,222 @@
+#include "io/config/simulate_config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <sstream>
+
+#include "io/config/checkpointing_section.hpp"
+#include "io/config/config_sections.hpp"
+#include "io/config/detail/joined.hpp"
+#include "io/config/model_sections.hpp"
+#include "models/builtin/grid_kernels.hpp"
+#include "models/builtin/registry.hpp"
+#include "models/sparsity.hpp"
+#include "solvers/butcher_tableau.hpp"
+
+namespace backsweep {
+
+namespace {
+
+using detail::TomlSection;
+
+using detail::joined;
+
+// Sections any command may use; `simulate` checks only those it reads.
+const std::initializer_list<std::string_view> kSections = {
+    "model",        "parameters", "initial", "time",  "solver",      "objective",
+    "gradient",     "checkpointing", "output", "estimate", "observables", "data",
+    "experiments",  "noise",      "optimizer", "lyapunov", "monitor",  "grid",
+    "ensemble",     "regularization"};
+
+void read_time(const TomlSection& root, SimulateConfig& config) {
+  const auto time = root.subsection("time");
+  if (!time) root.fail("time", "the [time] section is required");
+  time->reject_unknown_keys({"start", "end", "output", "output_step"});
+  IntegrateOptions& options = config.integrate;
+  options.t0 = time->number("start", 0.0);
+  options.t1 = time->required_number("end");
+  if (!(options.t1 > options.t0)) time->fail("end", "must be greater than time.start");
+  if (time->has("output") && time->has("output_step"))
+    time->fail("output_step", "give either time.output or time.output_step, not both");
+  options.output_times = time->number_array("output");
+  for (std::size_t i = 0; i < options.output_times.size(); ++i) {
+    const double t = options.output_times[i];
+    if (t < options.t0 || t > options.t1)
+      time->fail("output", "output time " + std::to_string(t) + " lies outside [start, end]");
+    if (i > 0 && !(t > options.output_times[i - 1]))
+      time->fail("output", "output times must be strictly increasing");
+  }
+  if (time->has("output") && options.output_times.empty())
+    time->fail("output", "must list at least one time (omit it to write every step)");
+  if (auto step = time->optional_number("output_step")) {
+    if (!(*step > 0.0)) time->fail("output_step", "must be > 0");
+    const double count = std::floor((options.t1 - options.t0) / *step * (1.0 + 1e-12));
+    if (!(count <= 1e7)) time->fail("output_step", "gives more than 10^7 output times");
+    for (std::size_t k = 1; k <= std::size_t(count); ++k)
+      options.output_times.push_back(std::min(options.t0 + double(k) * *step, options.t1));
+    // The end is always written; a last multiple within rounding of it is the end.
+    if (!options.output_times.empty() &&
+        options.t1 - options.output_times.back() <= 1e-9 * *step)
+      options.output_times.back() = options.t1;
+    if (options.output_times.empty() || options.output_times.back() < options.t1)
+      options.output_times.push_back(options.t1);
+  }
+}
+
+bool declares_sparsity(const SimulateConfig& config) {
+  bool declared = false;
+  const auto check = [&](const auto& model) { declared = HasSparsityPattern<std::remove_cvref_t<decltype(model)>>; };
+  if (config.expression_model) check(*config.expression_model);
+  else if (config.grid_kernel) models::visit_grid_kernel(*config.grid_kernel, check);
+  else models::visit_builtin_model(config.model, config.model_points, check);
+  return declared;
+}
+
+// solver.linear_solver: auto | dense | sparse, for implicit methods.
+void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
+  if (!solver.has("linear_solver")) return;
+  const std::string name = solver.string("linear_solver", "auto");
+  LinearSolver& choice = config.method.newton.linear_solver;
+  if (name == "auto") choice = LinearSolver::automatic;
+  else if (name == "dense") choice = LinearSolver::dense;
+  else if (name == "sparse") choice = LinearSolver::sparse;
+  else solver.fail("linear_solver", "unknown linear solver '" + name + "' (known: auto, dense, sparse)");
+  const std::string method(config.method.name());
+  if (!config.method.solves_linear_systems())
+    solver.fail("linear_solver", "is for implicit methods; '" + method + "' " +
+                                     (config.method.is_explicit() ? "is explicit" : "iterates without linear solves"));
+  if (choice == LinearSolver::sparse && !declares_sparsity(config))
+    solver.fail("linear_solver", "sparse needs a model that declares its sparsity pattern; '" +
+                                     config.model + "' does not (use auto or dense)");
+}
+
+// solver.backend: where the work runs. cpu runs every model; omp runs the hand-written
+// grid models' gradients on Thrust's OpenMP system (fields, parameter fields and
+// checkpoints in its memory, its kernels doing the work), and [ensemble] members or a
+// fit's ([data]) starts in parallel. A model or method that cannot run there is refused
+// here, by key, saying where it runs.
+void read_backend(const TomlSection& root, const TomlSection& solver, SimulateConfig& config) {
+  const std::string name = config.backend = solver.string("backend", "cpu");
+  if (name == "cpu") return;
+  if (name != "omp" && name != "cuda") solver.fail("backend", "unknown backend '" + name + "' (known: cpu, omp, cuda)");
+  const bool parallel_runs = root.has("ensemble") || root.has("data");
+  if (name == "cuda")
+    solver.fail("backend", "'cuda': this program is built without CUDA; models from config files run on the cpu "
+                           "backend, the hand-written grid models on cpu or omp (CUDA is reached from C++, gpu/)");
+  if (!BACKSWEEP_OPENMP_BUILT)
+    solver.fail("backend", "'omp': this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)");
+  if (parallel_runs) return;
+  if (!config.grid_kernel)
+    solver.fail("backend", "'omp': model '" + config.model + "' runs on cpu; omp runs the hand-written grid models (" +
+                               joined(models::grid_kernel_names) + "), and [ensemble] members and a fit's starts on " +
+                               "cpu or omp");
+  if (!config.method.is_explicit())
+    solver.fail("backend", "'omp' runs explicit methods; '" + std::string(config.method.name()) + "' runs on cpu");
+}
+
+void read_solver(const TomlSection& root, SimulateConfig& config) {
+  IntegrateOptions& options = config.integrate;
+  const auto solver = root.subsection("solver");
+  if (!solver) return;
+  solver->reject_unknown_keys(
+      {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step",
+       "newton_tolerance", "linear_solver", "backend"});
+  const std::string name = solver->string("method", "dopri5");
+  const Method* method = find_method(name);
+  if (!method) {
+    std::vector<std::string_view> names;
+    for (const Method& m : all_methods) names.push_back(m.name());
+    solver->fail("method", "unknown method '" + name + "' (known: " + joined(names) + ")");
+  }
+  config.method = *method;
+  config.method.newton.tolerance = solver->number("newton_tolerance", config.method.newton.tolerance);
+  if (!(config.method.newton.tolerance > 0.0)) solver->fail("newton_tolerance", "must be > 0");
+  if (solver->has("newton_tolerance") && !method->implicit())
+    solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
+  read_linear_solver(*solver, config);
+  read_backend(root, *solver, config);
+  options.step = solver->number("step", 0.0);
+  if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
+  if (solver->has("step") && !method->takes_fixed_step())
+    solver->fail("step", "CVODES chooses its own steps: give rtol and atol instead");
+  if (options.step == 0.0 && !method->adaptive())
+    solver->fail("step", "method '" + name +
+                             "' has no error estimate, so it needs a fixed step size");
+  options.rtol = solver->number("rtol", options.rtol);
+  options.atol = solver->number("atol", options.atol);
+  if (!(options.rtol > 0.0)) solver->fail("rtol", "must be > 0");
+  if (!(options.atol >= 0.0)) solver->fail("atol", "must be >= 0");
+  options.max_steps = solver->count("max_steps", options.max_steps);
+  if (options.max_steps == 0) solver->fail("max_steps", "must be at least 1");
+  options.initial_step = solver->number("initial_step", 0.0);
+  options.min_step = solver->number("min_step", 0.0);
+  options.max_step = solver->number("max_step", options.max_step);
+  if (options.initial_step < 0.0) solver->fail("initial_step", "must be >= 0");
+  if (options.min_step < 0.0) solver->fail("min_step", "must be >= 0");
+  if (!(options.max_step > 0.0)) solver->fail("max_step", "must be > 0");
+  if (options.min_step > options.max_step) solver->fail("min_step", "must not exceed max_step");
+}
+
+}  // namespace
+
+ExpressionScope expression_scope(const SimulateConfig& config) {
+  if (const GridLayout* fields = config.fields())
+    return model_scope(*fields, config.scalar_parameter_names(), config.constants);
+  return model_scope(config.state_names, config.parameter_names, config.constants);
+}
+
+SimulateConfig load_simulate_config(const std::string& path) {
+  const toml::table document = detail::parse_toml_file(path);
+  const TomlSection root(document, path, "");
+  SimulateConfig config = detail::read_simulate_sections(root);
+  // Every fixed step kept: the trajectory's size is known now, and is refused now if no
+  // machine like this one could hold it (twice: a growing array copies itself).
+  const IntegrateOptions& options = config.integrate;
+  if (options.step > 0.0 && options.output_times.empty()) {
+    const double steps = std::min(std::ceil((options.t1 - options.t0) / options.step), double(options.max_steps));
+    const double bytes = 2.0 * (steps + 1.0) * double(config.initial_state.size() + 1) * sizeof(double);
+    if (const double memory = double(detail::machine_memory()); memory > 0.0 && bytes > memory) {
+      std::ostringstream why;  // in doubles: these may pass any integer type
+      why.precision(3);
+      why << "keeping every one of " << steps << " steps takes " << bytes << " bytes, more than this machine's "
+          << memory << ": write fewer with [time] output_step or output";
+      root.subsection("solver")->fail("step", why.str());
+    }
+  }
+  return config;
+}
+
+void detail::reject_unknown_sections(const TomlSection& root) { root.reject_unknown_keys(kSections); }
+
+SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
+  reject_unknown_sections(root);
+  SimulateConfig config;
+  config.file = root.position("").file;
+  detail::read_model_section(root, config);
+  detail::read_parameters_and_initial(root, config);
+  read_time(root, config);
+  read_solver(root, config);
+  // By default each config writes to a folder of its own, so runs do not overwrite each other.
+  config.output_dir = (std::filesystem::path("out") / std::filesystem::path(config.file).stem()).string();
+  if (auto output = root.subsection("output")) {
+    output->reject_unknown_keys({"dir", "vtk"});
+    config.output_dir = output->string("dir", config.output_dir);
+    if (config.output_dir.empty()) output->fail("dir", "must not be empty");
+    if (output->has("vtk")) {
+      const auto vtk = output->table().get("vtk");
+      if (!vtk->is_boolean()) output->fail("vtk", "must be true or false");
+      config.vtk = vtk->value<bool>().value_or(false);
+      if (config.vtk && !config.fields()) output->fail("vtk", "writes the fields of a model on a grid ([grid])");
+    }
+  }
+  std::error_code error;  // a file in the way is found now, not after the run
+  if (std::filesystem::exists(config.output_dir, error) && !std::filesystem::is_directory(config.output_dir, error)) {
+    const std::string problem = "is a file, not a folder: " + config.output_dir;
+    if (auto output = root.subsection("output"); output && output->has("dir")) output->fail("dir", problem);
+    root.fail("output", "the default output folder " + problem);
+  }
+  return config;
+}
+
+}  // namespace backsweep
