@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
 #include "fit/field_regularization.hpp"
 
@@ -59,6 +60,50 @@ FitReport base_report(const FitConfig& config, const MultistartResult& runs) {
   report.starts = runs;
   report.measurements = config.measurements;
   return report;
+}
+
+void report_parameters(const FitConfig& config, const Scaled& scaled, const std::vector<double>& x,
+                       const std::vector<double>& errors, bool fields_apart, FitReport& report) {
+  std::size_t i = 0;  // the estimated values come in config order, a field's point by point
+  for (const FitParameter& p : config.parameters) {
+    if (p.field && fields_apart) {
+      i += p.estimate ? p.points : 0;
+      continue;
+    }
+    double value = p.nominal, error = NAN;
+    if (p.estimate) {
+      value = scaled.parameters[i].to_value(x[i]);
+      if (!errors.empty()) error = errors[i];
+      ++i;
+    }
+    report.parameter_names.push_back(p.name);
+    report.scales.push_back(p.log10 ? "log10" : "lin");
+    report.values.push_back(value);
+    report.standard_errors.push_back(error);
+    report.lower.push_back(p.lower);
+    report.upper.push_back(p.upper);
+    report.estimated.push_back(p.estimate ? 1.0 : 0.0);
+  }
+}
+
+void print_parameters(const FitReport& report, bool with_errors, bool json) {
+  for (std::size_t k = 0; k < report.parameter_names.size(); ++k) {
+    const char* fixed = report.estimated[k] != 0.0 ? "" : "  (fixed)";
+    if (with_errors)
+      std::fprintf(results_file(json), "  %-12s %.10g +- %.3g%s\n", report.parameter_names[k].c_str(), report.values[k],
+                   report.standard_errors[k], fixed);
+    else
+      std::fprintf(results_file(json), "  %-12s %.10g%s\n", report.parameter_names[k].c_str(), report.values[k], fixed);
+  }
+}
+
+nlohmann::json parameters_json(const FitReport& report) {
+  nlohmann::json parameters = nlohmann::json::object();
+  for (std::size_t k = 0; k < report.parameter_names.size(); ++k)
+    parameters[report.parameter_names[k]] = {{"value", report.values[k]},
+                                             {"standard_error", finite_or_null(report.standard_errors[k])},
+                                             {"estimated", report.estimated[k] != 0.0}};
+  return parameters;
 }
 
 void warn_unless_converged(const StartResult& best) {

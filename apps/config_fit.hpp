@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "fit/estimated_parameter.hpp"
 #include "fit/multistart.hpp"
 #include "io/config/fit_config.hpp"
@@ -31,6 +33,18 @@ double field_regularization(const FitConfig& config, const Scaled& scaled, const
 
 // What every fit reports, from its starts' results.
 FitReport base_report(const FitConfig& config, const MultistartResult& runs);
+
+// The parameters at the fit (x, scaled space) into the report, a row each in config order:
+// value, scale, bounds, whether estimated, and the standard error where `errors` gives
+// one (an entry an estimated value), else NaN. Parameter fields are left out when
+// `fields_apart` (a fit of fields reports them as fields).
+void report_parameters(const FitConfig& config, const Scaled& scaled, const std::vector<double>& x,
+                       const std::vector<double>& errors, bool fields_apart, FitReport& report);
+
+// The report's parameter rows: "  name  value [+- error] [(fixed)]" lines, and
+// {"name": {"value", "standard_error", "estimated"}} for --json.
+void print_parameters(const FitReport& report, bool with_errors, bool json);
+nlohmann::json parameters_json(const FitReport& report);
 
 // A fit that stopped short of the gradient tolerance still exits 0 with its best point, and
 // says so; only a fit whose objective failed everywhere exits 1.

@@ -82,25 +82,9 @@ int fit_fields(const FitConfig& config, bool json) {
   results_stream(json) << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation "
                        << penalty << " (" << best.reason << ", " << best.iterations << " iterations)\n";
   warn_unless_converged(best);
-  nlohmann::json parameters = nlohmann::json::object(), parameter_fields = nlohmann::json::object();
-  std::size_t first = 0;
-  for (const FitParameter& p : config.parameters) {
-    if (p.field) {
-      if (p.estimate) first += p.points;
-      continue;
-    }
-    const double value = p.estimate ? scaled.parameters[first].to_value(best.x[first]) : p.nominal;
-    first += p.estimate ? 1 : 0;
-    report.parameter_names.push_back(p.name);
-    report.scales.push_back(p.log10 ? "log10" : "lin");
-    report.values.push_back(value);
-    report.standard_errors.push_back(NAN);  // not computed beside a field: no Fisher information
-    report.lower.push_back(p.lower);
-    report.upper.push_back(p.upper);
-    report.estimated.push_back(p.estimate ? 1.0 : 0.0);
-    parameters[p.name] = {{"value", value}, {"standard_error", nullptr}, {"estimated", p.estimate}};
-    std::fprintf(results_file(json), "  %-12s %.10g%s\n", p.name.c_str(), value, p.estimate ? "" : "  (fixed)");
-  }
+  report_parameters(config, scaled, best.x, {}, true, report);  // no Fisher information beside a field
+  print_parameters(report, false, json);
+  nlohmann::json parameter_fields = nlohmann::json::object();
   print_estimated_sigma(config, fit.profiled_sigma(), json);
   for (std::size_t f = 0; f < report.parameter_fields.size(); ++f) {
     const std::vector<double>& values = report.parameter_fields[f].values;
@@ -147,7 +131,7 @@ int fit_fields(const FitConfig& config, bool json) {
                                 {"iterations", best.iterations},
                                 {"evaluations", best.evaluations},
                                 {"gradient_mode", to_string(config.gradient_mode)},
-                                {"parameters", parameters},
+                                {"parameters", parameters_json(report)},
                                 {"parameter_fields", parameter_fields}}
                      .dump()
               << '\n';

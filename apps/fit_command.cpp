@@ -69,28 +69,9 @@ int fit_model(const FitConfig& config, bool json) {
                  "identifiable from these data\n";
   report.covariance.assign(errors.covariance.data(), errors.covariance.data() + errors.covariance.size());
 
-  nlohmann::json parameters = nlohmann::json::object();
+  report_parameters(config, scaled, best.x, errors.standard_errors, false, report);
   results_stream(json) << "fit: objective " << best.objective << " (" << best.reason << ")\n";
-  std::size_t i = 0;  // the estimated parameters come in config order
-  for (const FitParameter& p : config.parameters) {
-    double value = p.nominal, error = NAN;
-    if (p.estimate) {
-      value = scaled.parameters[i].to_value(best.x[i]);
-      error = errors.standard_errors[i];
-      ++i;
-    }
-    report.parameter_names.push_back(p.name);
-    report.scales.push_back(p.log10 ? "log10" : "lin");
-    report.values.push_back(value);
-    report.standard_errors.push_back(error);
-    report.lower.push_back(p.lower);
-    report.upper.push_back(p.upper);
-    report.estimated.push_back(p.estimate ? 1.0 : 0.0);
-    parameters[p.name] = {{"value", value}, {"standard_error", finite_or_null(error)},
-                          {"estimated", p.estimate}};
-    std::fprintf(results_file(json), "  %-12s %.10g +- %.3g%s\n", p.name.c_str(), value, error,
-                 p.estimate ? "" : "  (fixed)");
-  }
+  print_parameters(report, true, json);
   print_estimated_sigma(config, fit->profiled_sigma(), json);
   warn_unless_converged(best);
   try {
@@ -113,7 +94,7 @@ int fit_model(const FitConfig& config, bool json) {
                           {"converged", best.converged},
                           {"reason", best.reason},
                           {"gradient_mode", to_string(mode)},
-                          {"parameters", parameters},
+                          {"parameters", parameters_json(report)},
                           {"starts", starts}};
     if (config.estimate_sigma) {
       nlohmann::json sigma = nlohmann::json::object();

@@ -1,6 +1,8 @@
 #pragma once
 #include <string>
 
+#include "io/config/config_file.hpp"
+
 namespace backsweep::apps {
 
 // `backsweep fit CONFIG [--json]`: maximum-likelihood parameters from measurements,
@@ -10,6 +12,6 @@ int run_fit(const std::string& config_path, bool json);
 
 // `backsweep gradient` on a fit config: the negative log-likelihood and its gradient
 // with respect to the estimated parameters, in scaled and linear space.
-int run_fit_gradient(const std::string& config_path, bool json);
+int run_fit_gradient(const ConfigFile& file, bool json);
 
 }  // namespace backsweep::apps

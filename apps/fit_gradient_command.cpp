@@ -81,8 +81,8 @@ int fit_gradient(const FitConfig& config, bool json) {
 
 }  // namespace
 
-int run_fit_gradient(const std::string& config_path, bool json) {
-  const auto loaded = load_config(load_fit_config, config_path);
+int run_fit_gradient(const ConfigFile& file, bool json) {
+  const auto loaded = load_config(fit_config, file);
   if (!loaded) return kExitBadInput;
   return fit_gradient(*loaded, json);
 }

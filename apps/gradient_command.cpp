@@ -13,14 +13,16 @@
 #include "apps/progress_display.hpp"
 #include "apps/results_stream.hpp"
 #include "apps/run_record.hpp"
-#include "io/config/fit_config.hpp"
+#include "io/config/config_file.hpp"
 #include "platform/output_set.hpp"
 
 namespace backsweep::apps {
 
 int run_gradient(const std::string& config_path, bool json) {
-  if (is_fit_config(config_path)) return run_fit_gradient(config_path, json);
-  const auto loaded = load_config(load_gradient_config, config_path);
+  const auto file = load_config(read_config_file, config_path);
+  if (!file) return kExitBadInput;
+  if (file->is_fit()) return run_fit_gradient(*file, json);
+  const auto loaded = load_config(gradient_config, *file);
   if (!loaded) return kExitBadInput;
   const GradientConfig& config = *loaded;
   const SimulateConfig& sim = config.simulate;

@@ -10,11 +10,11 @@
 
 namespace backsweep::apps {
 
-template <class Load>
-auto load_config(Load&& load, const std::string& path)
-    -> std::optional<std::invoke_result_t<Load, const std::string&>> {
+// `source`: the config file's path, or the file already read (io/config/config_file.hpp).
+template <class Load, class Source>
+auto load_config(Load&& load, const Source& source) -> std::optional<std::invoke_result_t<Load, const Source&>> {
   try {
-    return load(path);
+    return load(source);
   } catch (const ConfigError& error) {
     report_error(error);
     return std::nullopt;

@@ -252,9 +252,10 @@ void read_data(const TomlSection& root, FitConfig& config) {
 
 }  // namespace
 
-FitConfig load_fit_config(const std::string& path) {
-  const toml::table document = detail::parse_toml_file(path);
-  const TomlSection root(document, path, "");
+FitConfig load_fit_config(const std::string& path) { return fit_config(read_config_file(path)); }
+
+FitConfig fit_config(const ConfigFile& file) {
+  const TomlSection root(file.document, file.path, "");
   FitConfig config;
   config.simulate = detail::read_simulate_sections(root);
   if (root.has("ensemble"))
@@ -270,15 +271,6 @@ FitConfig load_fit_config(const std::string& path) {
 bool estimates_field(const FitConfig& config) {
   return std::any_of(config.parameters.begin(), config.parameters.end(),
                      [](const FitParameter& p) { return p.estimate && p.field; });
-}
-
-bool is_fit_config(const std::string& path) {
-  try {
-    const toml::table document = detail::parse_toml_file(path);
-    return document.contains("data") && !document.contains("objective");
-  } catch (const ConfigError&) {
-    return false;
-  }
 }
 
 }  // namespace backsweep

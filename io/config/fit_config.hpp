@@ -11,6 +11,7 @@
 #include "fit/field_regularization.hpp"
 #include "fit/multistart.hpp"
 #include "io/config/checkpointing_config.hpp"
+#include "io/config/config_file.hpp"
 #include "io/config/measurements.hpp"
 #include "io/config/simulate_config.hpp"
 #include "models/expression.hpp"
@@ -58,12 +59,10 @@ struct FitConfig {
 };
 
 FitConfig load_fit_config(const std::string& path);
+// The same from a file already read (ConfigError on any problem).
+FitConfig fit_config(const ConfigFile& file);
 
 // Whether a parameter field is estimated (a fit of a field runs from its prior, once).
 bool estimates_field(const FitConfig& config);
-
-// Whether the file is a fit config (has [data] and no [objective]); false when it cannot
-// be parsed.
-bool is_fit_config(const std::string& path);
 
 }  // namespace backsweep

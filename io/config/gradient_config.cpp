@@ -103,9 +103,10 @@ void read_monitor(const TomlSection& root, GradientConfig& config) {
 
 }  // namespace
 
-GradientConfig load_gradient_config(const std::string& path) {
-  const toml::table document = detail::parse_toml_file(path);
-  const TomlSection root(document, path, "");
+GradientConfig load_gradient_config(const std::string& path) { return gradient_config(read_config_file(path)); }
+
+GradientConfig gradient_config(const ConfigFile& file) {
+  const TomlSection root(file.document, file.path, "");
   GradientConfig config;
   config.simulate = detail::read_simulate_sections(root);
   config.scope = expression_scope(config.simulate);

@@ -10,6 +10,7 @@
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "io/config/checkpointing_config.hpp"
+#include "io/config/config_file.hpp"
 #include "io/config/ensemble_config.hpp"
 #include "io/config/simulate_config.hpp"
 #include "models/expression.hpp"
@@ -37,5 +38,7 @@ struct GradientConfig {
 };
 
 GradientConfig load_gradient_config(const std::string& path);
+// The same from a file already read (ConfigError on any problem).
+GradientConfig gradient_config(const ConfigFile& file);
 
 }  // namespace backsweep

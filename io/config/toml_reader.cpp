@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "io/config/config_file.hpp"
 #include "io/config/config_overrides.hpp"
 #include "io/config/detail/joined.hpp"
 
@@ -288,6 +289,8 @@ toml::table parse_toml_file(const std::string& path) {
 }  // namespace backsweep::detail
 
 namespace backsweep {
+
+ConfigFile read_config_file(const std::string& path) { return {path, detail::parse_toml_file(path)}; }
 
 void set_config_overrides(std::vector<std::string> assignments) { detail::overrides() = std::move(assignments); }
 

@@ -1,0 +1,22 @@
+#pragma once
+// A config file, read and parsed once (with the command line's --set overrides applied):
+// what the loaders of every command read their sections from, so a command that must
+// first see which kind of config it has does not read the file twice.
+#include <string>
+
+#include <toml++/toml.h>
+
+namespace backsweep {
+
+struct ConfigFile {
+  std::string path;
+  toml::table document;
+
+  // A fit config: [data] and no [objective].
+  bool is_fit() const { return document.contains("data") && !document.contains("objective"); }
+};
+
+// Throws ConfigError (file, line, key) when the file cannot be read or is not TOML.
+ConfigFile read_config_file(const std::string& path);
+
+}  // namespace backsweep
