@@ -2,7 +2,7 @@
 // Where what a checkpoint schedule keeps lives: slots of `width` values each (a state, or
 // a stepper's record of one step), addressed by (slot, level). The memory level keeps
 // float64 or float32 (half the memory; values come back rounded); the disk level is a
-// SlotFile (checkpoint_file.hpp: an HDF5 file under the output folder). The executor and
+// SlotFile (checkpoint_file.hpp: a scratch file under the output folder). The executor and
 // the schedules never touch storage; the backend asks the store. Store-all appends a
 // memory slot per step, the number of steps not being known in advance.
 #include <cstddef>

@@ -1,5 +1,5 @@
 #pragma once
-// A level of checkpoint slots kept outside memory (checkpoint_file.hpp: an HDF5 file under
+// A level of checkpoint slots kept outside memory (checkpoint_file.hpp: a scratch file under
 // the output folder): float64 values, `width` per slot. Errors (a full disk) are exceptions.
 #include <cstddef>
 #include <functional>
