@@ -1,8 +1,6 @@
 // `backsweep fit` on parameter fields: L-BFGS-B on the misfit plus regularisation, with
 // the fitted fields, the misfit's gradient and its adjoint fields for ParaView.
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -11,11 +9,11 @@
 #include "apps/config_fit_engine.hpp"
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/field_fit_report.hpp"
 #include "apps/field_outputs.hpp"
-#include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
 #include "apps/run_record.hpp"
-#include "io/vtk/vtk_series.hpp"
+#include "platform/output_set.hpp"
 
 namespace backsweep::apps {
 
@@ -84,39 +82,13 @@ int fit_fields(const FitConfig& config, bool json) {
   warn_unless_converged(best);
   report_parameters(config, scaled, best.x, {}, true, report);  // no Fisher information beside a field
   print_parameters(report, false, json);
-  nlohmann::json parameter_fields = nlohmann::json::object();
   print_estimated_sigma(config, fit.profiled_sigma(), json);
-  for (std::size_t f = 0; f < report.parameter_fields.size(); ++f) {
-    const std::vector<double>& values = report.parameter_fields[f].values;
-    const auto [low, high] = std::minmax_element(values.begin(), values.end());
-    double change = 0, size = 0;
-    for (std::size_t j = 0; j < values.size(); ++j) {
-      change += (values[j] - priors[f].values[j]) * (values[j] - priors[f].values[j]);
-      size += priors[f].values[j] * priors[f].values[j];
-    }
-    const std::string& name = report.parameter_fields[f].name;
-    parameter_fields[name] = {{"min", *low},
-                              {"max", *high},
-                              {"relative_change", finite_or_null(std::sqrt(change / size))},
-                              {"dataset", "/parameter_fields/" + name}};
-    std::fprintf(results_file(json), "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior "
-                 "(fit.h5:/parameter_fields/%s)\n", name.c_str(), *low, *high, std::sqrt(change / size), name.c_str());
-  }
+  const nlohmann::json parameter_fields = field_summaries_json(report, priors);
+  print_field_summaries(report, parameter_fields, json);
   try {
     OutputSet outputs(sim.output_dir);
     write_fit_files(report, outputs.staging().string());
-    FieldSnapshot snapshot{sim.integrate.t0, {}};
-    for (std::size_t f = 0; f < priors.size(); ++f) {
-      snapshot.fields.push_back(report.parameter_fields[f]);
-      snapshot.fields.push_back({priors[f].name + "_prior", priors[f].values});
-      snapshot.fields.push_back({gradient_name(gradients[f].name), gradients[f].values});
-    }
-    write_vtk_series(outputs.staging().string(), "fit", grid, {snapshot});
-    for (std::size_t e = 0; e < adjoints.size() && config.gradient_mode == GradientMode::adjoint; ++e) {
-      std::reverse(adjoints[e].begin(), adjoints[e].end());
-      write_vtk_series(outputs.staging().string(),
-                       adjoints.size() == 1 ? "adjoint" : "adjoint_" + config.experiments[e].id, grid, adjoints[e]);
-    }
+    write_field_fit_vtk(outputs.staging().string(), config, report, priors, gradients, std::move(adjoints));
     commit_outputs(outputs, "fit");
   } catch (const std::exception& error) {
     report_error(error.what());
