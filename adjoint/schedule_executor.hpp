@@ -103,4 +103,18 @@ ScheduleCounts execute_schedule(CheckpointSchedule& schedule, Backend& backend) 
   return counts;
 }
 
+// What a schedule does to reverse `steps` steps, counted without numerics (a dry run: the
+// state is only a step index, so that the online schedule learns N on reaching it).
+inline ScheduleCounts count_schedule(CheckpointSchedule& schedule, std::size_t steps) {
+  struct StepIndex {
+    std::size_t current = 0, steps = 0;
+    void advance(std::size_t, std::size_t to) { current = to; }
+    void store(std::size_t, Level, std::size_t) {}
+    void restore(std::size_t, Level, std::size_t step) { current = step; }
+    void adjoint_step(std::size_t) {}
+    bool at_end() const { return current == steps; }
+  } backend{0, steps};
+  return execute_schedule(schedule, backend);
+}
+
 }  // namespace backsweep

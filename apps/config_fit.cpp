@@ -5,7 +5,6 @@
 
 #include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
-#include "fit/field_regularization.hpp"
 
 namespace backsweep::apps {
 
@@ -26,22 +25,15 @@ Scaled scaled_parameters(const FitConfig& config) {
   return s;
 }
 
-double field_regularization(const FitConfig& config, const Scaled& scaled, const std::vector<double>& theta,
-                            std::vector<double>& gradient) {
-  double value = 0.0;
+FieldPenalty field_penalty(const FitConfig& config, const Scaled& scaled) {
+  FieldPenalty penalty{config.simulate.fields()->grid(), {}, scaled.parameters};
   std::size_t first = 0;  // p's first entry in theta
   for (const FitParameter& p : config.parameters) {
     if (!p.estimate) continue;
-    if (p.regularization.active()) {
-      std::vector<double> k(p.points), dk(p.points, 0.0);
-      for (std::size_t j = 0; j < p.points; ++j) k[j] = scaled.parameters[first + j].to_value(theta[first + j]);
-      value += regularization(config.simulate.fields()->grid(), p.regularization, k.data(), dk.data());
-      for (std::size_t j = 0; j < p.points; ++j)
-        gradient[first + j] += dk[j] * scaled.parameters[first + j].slope(theta[first + j]);
-    }
+    if (p.field) penalty.fields.push_back({first, p.regularization});
     first += p.points;
   }
-  return value;
+  return penalty;
 }
 
 FitReport base_report(const FitConfig& config, const MultistartResult& runs) {
@@ -106,6 +98,29 @@ nlohmann::json parameters_json(const FitReport& report) {
   return parameters;
 }
 
+nlohmann::json fit_json(const FitConfig& config, const FitReport& report, const std::vector<double>& profiled_sigma) {
+  nlohmann::json starts = nlohmann::json::array();
+  for (const StartResult& s : report.starts.starts)
+    starts.push_back({{"objective", finite_or_null(s.objective)},
+                      {"iterations", s.iterations},
+                      {"evaluations", s.evaluations},
+                      {"converged", s.converged},
+                      {"reason", s.reason}});
+  nlohmann::json out = {{"objective", report.objective},
+                        {"converged", report.converged},
+                        {"reason", report.reason},
+                        {"gradient_mode", report.gradient_mode},
+                        {"parameters", parameters_json(report)},
+                        {"starts", starts}};
+  if (config.estimate_sigma) {
+    nlohmann::json sigma = nlohmann::json::object();
+    for (std::size_t o = 0; o < config.observables.size(); ++o)
+      sigma[config.observables[o].name] = finite_or_null(profiled_sigma[o]);
+    out["sigma"] = sigma;
+  }
+  return out;
+}
+
 void warn_unless_converged(const StartResult& best) {
   if (!best.converged)
     std::cerr << "warning: the fit stopped before the gradient tolerance (" << best.reason
@@ -118,6 +133,13 @@ void print_estimated_sigma(const FitConfig& config, const std::vector<double>& s
     for (std::size_t o = 0; o < config.observables.size(); ++o)
       std::fprintf(results_file(json), "  sigma(%s) = %.6g  (estimated)\n", config.observables[o].name.c_str(),
                    sigma[o]);
+}
+
+void print_fit_plan(const FitConfig& config, const Scaled& scaled, std::string_view values, std::string_view how) {
+  std::cerr << "fit: " << scaled.parameters.size() << ' ' << values << ", " << config.measurements.size()
+            << " measurements, " << config.experiments.size() << " experiment(s); gradients by the "
+            << (config.gradient_mode == GradientMode::adjoint ? "discrete adjoint" : "forward tangent") << " of "
+            << config.simulate.method.name() << "; " << how << '\n';
 }
 
 void print_progress(std::size_t start, std::size_t iteration, double f, double g, double step) {

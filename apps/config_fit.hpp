@@ -4,11 +4,13 @@
 // report at the fit, and how progress is told. Their DataFit is config_fit_engine.hpp's.
 #include <cstddef>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "fit/estimated_parameter.hpp"
+#include "fit/field_fit.hpp"
 #include "fit/multistart.hpp"
 #include "io/config/fit_config.hpp"
 #include "io/outputs/fit_output.hpp"
@@ -26,10 +28,8 @@ struct Scaled {
 
 Scaled scaled_parameters(const FitConfig& config);
 
-// The regularisation of the estimated parameter fields at theta, with its gradient added
-// to `gradient` (scaled space).
-double field_regularization(const FitConfig& config, const Scaled& scaled, const std::vector<double>& theta,
-                            std::vector<double>& gradient);
+// The regularisation of the estimated parameter fields (scaled space).
+FieldPenalty field_penalty(const FitConfig& config, const Scaled& scaled);
 
 // What every fit reports, from its starts' results.
 FitReport base_report(const FitConfig& config, const MultistartResult& runs);
@@ -46,11 +46,19 @@ void report_parameters(const FitConfig& config, const Scaled& scaled, const std:
 void print_parameters(const FitReport& report, bool with_errors, bool json);
 nlohmann::json parameters_json(const FitReport& report);
 
+// The --json object of a fit of parameters: the objective, how it ended, the parameters,
+// every start's end, and the profiled sigma per observable where estimated.
+nlohmann::json fit_json(const FitConfig& config, const FitReport& report, const std::vector<double>& profiled_sigma);
+
 // A fit that stopped short of the gradient tolerance still exits 0 with its best point, and
 // says so; only a fit whose objective failed everywhere exits 1.
 void warn_unless_converged(const StartResult& best);
 
 void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, bool json);
+
+// "fit: 3 parameters, 40 measurements, 2 experiment(s); gradients by the discrete adjoint
+// of dopri5; <how>" on stderr.
+void print_fit_plan(const FitConfig& config, const Scaled& scaled, std::string_view values, std::string_view how);
 
 void print_progress(std::size_t start, std::size_t iteration, double f, double g, double step);
 
@@ -72,6 +80,6 @@ std::vector<NamedField> estimated_fields(const FitConfig& config, Value value) {
 }
 
 // A fit of parameter fields (field_fit_command.cpp); the process exit code.
-int fit_fields(const FitConfig& config, bool json);
+int run_field_fit(const FitConfig& config, bool json);
 
 }  // namespace backsweep::apps

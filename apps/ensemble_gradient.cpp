@@ -11,6 +11,7 @@
 #include "apps/parallel_members.hpp"
 #include "apps/results_stream.hpp"
 #include "apps/run_record.hpp"
+#include "io/config/backends.hpp"
 #include "platform/output_set.hpp"
 
 namespace backsweep::apps {
@@ -27,7 +28,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   std::vector<std::string> messages(members);
   std::optional<OptionRefusal> refused;  // the same for every member: member 1's
   const auto start = std::chrono::steady_clock::now();
-  for_each_member(members, sim.backend == "omp", [&](std::size_t b) {
+  for_each_member(members, find_backend(sim.backend)->parallel_runs, [&](std::size_t b) {
     GradientResult<double> r;
     try {  // a member may not throw: it fails
       r = config_gradient(config, monitor, values[b].y0, values[b].p);

@@ -22,7 +22,7 @@ namespace backsweep::apps {
 // fit.pvd (each field fitted, its prior, and the misfit's gradient at the fit) and the
 // misfit's adjoint fields at the fit, adjoint.pvd (adjoint_<experiment>.pvd with several;
 // adjoint gradients only).
-int fit_fields(const FitConfig& config, bool json) {
+int run_field_fit(const FitConfig& config, bool json) {
   const SimulateConfig& sim = config.simulate;
   const GridLayout& fields = *sim.fields();
   const Grid& grid = fields.grid();
@@ -30,19 +30,15 @@ int fit_fields(const FitConfig& config, bool json) {
   std::vector<std::unique_ptr<FitEngine>> fits;  // one start
   fits.push_back(make_fit_engine(config, scaled));
   FitEngine& fit = *fits[0];
-  std::cerr << "fit: " << scaled.parameters.size() << " values (parameter fields point by point), "
-            << config.measurements.size() << " measurements, " << config.experiments.size()
-            << " experiment(s); gradients by the "
-            << (config.gradient_mode == GradientMode::adjoint ? "discrete adjoint" : "forward tangent") << " of "
-            << sim.method.name() << "; L-BFGS-B from the prior fields\n";
-  const FitObjective objective = [&](const std::vector<double>& theta, std::vector<double>& gradient) {
+  print_fit_plan(config, scaled, "values (parameter fields point by point)", "L-BFGS-B from the prior fields");
+  const FitObjective misfit_of = [&](const std::vector<double>& theta, std::vector<double>& gradient) {
     std::string failure;
-    const double misfit = fit.evaluate(theta, gradient, failure);
-    return std::isfinite(misfit) ? misfit + field_regularization(config, scaled, theta, gradient) : misfit;
+    return fit.evaluate(theta, gradient, failure);
   };
-  const MultistartResult runs{{minimize_from(objective, scaled.nominal, 0, scaled.lower, scaled.upper,
-                                             config.optimizer, print_progress)},
-                              0};
+  const FieldPenalty penalty_of = field_penalty(config, scaled);
+  const MultistartResult runs{
+      {fit_fields(misfit_of, penalty_of, scaled.nominal, scaled.lower, scaled.upper, config.optimizer, print_progress)},
+      0};
   const StartResult& best = runs.starts[0];
   if (!std::isfinite(best.objective)) return all_starts_failed(config, fits);
 
@@ -57,7 +53,7 @@ int fit_fields(const FitConfig& config, bool json) {
   std::string failure;
   const double misfit = fit.evaluate(best.x, misfit_gradient, failure);
   fit.observe_adjoint(nullptr);
-  const double penalty = field_regularization(config, scaled, best.x, unused);
+  const double penalty = penalty_of(best.x, unused);
   FitReport report = base_report(config, runs);
   if (!std::isfinite(misfit) || !fit.predict(best.x, report.predictions, failure) ||
       !fit.trajectories(best.x, report, failure)) {
@@ -94,19 +90,7 @@ int fit_fields(const FitConfig& config, bool json) {
     report_error(error.what());
     return kExitRunFailed;
   }
-  if (json)
-    std::cout << nlohmann::json{{"objective", best.objective},
-                                {"misfit", misfit},
-                                {"regularization", penalty},
-                                {"converged", best.converged},
-                                {"reason", best.reason},
-                                {"iterations", best.iterations},
-                                {"evaluations", best.evaluations},
-                                {"gradient_mode", to_string(config.gradient_mode)},
-                                {"parameters", parameters_json(report)},
-                                {"parameter_fields", parameter_fields}}
-                     .dump()
-              << '\n';
+  if (json) std::cout << field_fit_json(report, best, misfit, penalty, parameter_fields).dump() << '\n';
   return kExitOk;
 }
 

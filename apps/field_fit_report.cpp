@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "apps/config_fit.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
 #include "apps/results_stream.hpp"
@@ -37,6 +38,20 @@ void print_field_summaries(const FitReport& report, const nlohmann::json& summar
                  "(fit.h5:/parameter_fields/%s)\n", field.name.c_str(), s["min"].get<double>(),
                  s["max"].get<double>(), change, field.name.c_str());
   }
+}
+
+nlohmann::json field_fit_json(const FitReport& report, const StartResult& best, double misfit, double penalty,
+                              const nlohmann::json& summaries) {
+  return {{"objective", best.objective},
+          {"misfit", misfit},
+          {"regularization", penalty},
+          {"converged", best.converged},
+          {"reason", best.reason},
+          {"iterations", best.iterations},
+          {"evaluations", best.evaluations},
+          {"gradient_mode", report.gradient_mode},
+          {"parameters", parameters_json(report)},
+          {"parameter_fields", summaries}};
 }
 
 void write_field_fit_vtk(const std::string& folder, const FitConfig& config, const FitReport& report,

@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "fit/multistart.hpp"
 #include "io/config/fit_config.hpp"
 #include "io/outputs/fit_output.hpp"
 #include "io/vtk/vtk_series.hpp"
@@ -16,6 +17,11 @@ namespace backsweep::apps {
 // a line each for people ("  k  field in [min, max], change from the prior (fit.h5:...)").
 nlohmann::json field_summaries_json(const FitReport& report, const std::vector<NamedField>& priors);
 void print_field_summaries(const FitReport& report, const nlohmann::json& summaries, bool json);
+
+// The --json object: the objective and its misfit and regularisation, how the optimiser
+// ended, the scalar parameters and the field summaries.
+nlohmann::json field_fit_json(const FitReport& report, const StartResult& best, double misfit, double penalty,
+                              const nlohmann::json& summaries);
 
 // fit.pvd: each fitted field, its prior and the misfit's gradient by it (at t0); with
 // adjoint gradients, the misfit's adjoint fields at the fit (adjoint.pvd, or

@@ -37,7 +37,7 @@ int fit_gradient(const FitConfig& config, bool json) {
     return fit->invalid_options().empty() ? kExitRunFailed : kExitBadInput;
   }
   const bool fields = estimates_field(config);
-  if (fields) value += field_regularization(config, scaled, scaled.nominal, gradient);
+  if (fields) value += field_penalty(config, scaled)(scaled.nominal, gradient);
   nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
   results_stream(json) << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " ("
                        << mode << ")\n";

@@ -15,16 +15,6 @@ namespace backsweep::apps {
 
 namespace {
 
-// No numerics: it only ends the forward sweep at N, for the online schedule.
-struct Counter {
-  std::size_t current = 0, steps = 0;
-  void advance(std::size_t, std::size_t to) { current = to; }
-  void store(std::size_t, Level, std::size_t) {}
-  void restore(std::size_t, Level, std::size_t step) { current = step; }
-  void adjoint_step(std::size_t) {}
-  bool at_end() const { return current == steps; }
-};
-
 // The schedule is run to count it, so its length is bounded first: revolve reverses N
 // steps with s slots in about t N forward steps, t the least with C(s + t, t) >= N.
 constexpr double kMaxForwardSteps = 1e10;
@@ -60,16 +50,16 @@ int run_plan(const PlanRequest& request, bool json) {
   const std::size_t disk_slots = std::min(request.disk_slots, request.steps + 1);
   std::string name = request.schedule;
   if (name == "auto") name = request.disk_slots ? "two_level" : "revolve";
-  std::unique_ptr<CheckpointSchedule> schedule;
-  if (name == "revolve") schedule = revolve_schedule(request.steps, slots);
-  else if (name == "online") schedule = online_schedule(slots);
-  else if (name == "two_level") schedule = two_level_schedule(request.steps, slots, disk_slots);
-  else {
+  const std::unique_ptr<CheckpointSchedule> schedule =
+      name == "revolve"     ? revolve_schedule(request.steps, slots)
+      : name == "online"    ? online_schedule(slots)
+      : name == "two_level" ? two_level_schedule(request.steps, slots, disk_slots)
+                            : nullptr;
+  if (!schedule) {
     report_error("--schedule must be auto, revolve, online or two_level");
     return kExitBadInput;
   }
-  Counter counter{0, request.steps};
-  const ScheduleCounts counts = execute_schedule(*schedule, counter);
+  const ScheduleCounts counts = count_schedule(*schedule, request.steps);
   const double ratio = double(counts.recomputed_steps) / double(request.steps);
   const std::uint64_t minimum = revolve_min_recomputations(request.steps, slots);
   results_stream(json) << name << ": " << request.steps << " steps with " << request.slots

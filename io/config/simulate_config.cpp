@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <sstream>
 
+#include "io/config/backends.hpp"
 #include "io/config/checkpointing_section.hpp"
 #include "io/config/config_sections.hpp"
 #include "io/config/detail/joined.hpp"
@@ -91,28 +92,18 @@ void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
                                      config.model + "' does not (use auto or dense)");
 }
 
-// solver.backend: where the work runs. cpu runs every model; omp runs the hand-written
-// grid models' gradients on Thrust's OpenMP system (fields, parameter fields and
-// checkpoints in its memory, its kernels doing the work), and [ensemble] members or a
-// fit's ([data]) starts in parallel. A model or method that cannot run there is refused
-// here, by key, saying where it runs.
+// solver.backend: where the work runs, checked against the backends' table
+// (backends.hpp): a model or method that cannot run there is refused here, by key,
+// saying where it runs.
 void read_backend(const TomlSection& root, const TomlSection& solver, SimulateConfig& config) {
-  const std::string name = config.backend = solver.string("backend", "cpu");
-  if (name == "cpu") return;
-  if (name != "omp" && name != "cuda") solver.fail("backend", "unknown backend '" + name + "' (known: cpu, omp, cuda)");
-  const bool parallel_runs = root.has("ensemble") || root.has("data");
-  if (name == "cuda")
-    solver.fail("backend", "'cuda': this program is built without CUDA; models from config files run on the cpu "
-                           "backend, the hand-written grid models on cpu or omp (CUDA is reached from C++, gpu/)");
-  if (!BACKSWEEP_OPENMP_BUILT)
-    solver.fail("backend", "'omp': this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)");
-  if (parallel_runs) return;
-  if (!config.grid_kernel)
-    solver.fail("backend", "'omp': model '" + config.model + "' runs on cpu; omp runs the hand-written grid models (" +
-                               joined(models::grid_kernel_names) + "), and [ensemble] members and a fit's starts on " +
-                               "cpu or omp");
-  if (!config.method.is_explicit())
-    solver.fail("backend", "'omp' runs explicit methods; '" + std::string(config.method.name()) + "' runs on cpu");
+  config.backend = solver.string("backend", "cpu");
+  const ModelKind kind = config.grid_kernel         ? ModelKind::grid_kernel
+                         : config.expression_model ? ModelKind::equations
+                                                   : ModelKind::builtin_ode;
+  const std::string refusal =
+      backend_refusal(config.backend, kind, config.model, config.method.is_explicit(), config.method.name(),
+                      root.has("ensemble") || root.has("data"));
+  if (!refusal.empty()) solver.fail("backend", refusal);
 }
 
 void read_solver(const TomlSection& root, SimulateConfig& config) {

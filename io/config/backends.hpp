@@ -1,0 +1,40 @@
+#pragma once
+// The backends a config can name in solver.backend, as data: what each is (an algebra
+// and the model adapters built for it), whether this program has it, and what it runs.
+// The config reader checks a choice against this table, and the commands dispatch on
+// the entry's name: adding a backend is a row here, its algebra (solvers/, gpu/) and its
+// dispatch in apps/ (docs/architecture.md, "A new backend").
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace backsweep {
+
+// The kinds of model a config can name (io/assembly/visit_model.hpp).
+enum class ModelKind { builtin_ode, equations, grid_kernel };
+
+struct BackendEntry {
+  std::string_view name;
+  std::string_view what;          // its algebra and its model adapters, for --help
+  bool built = false;             // compiled into this program
+  std::string_view missing;       // where not built: why, and how to get it
+  bool runs_builtin_ode = false, runs_equations = false, runs_grid_kernel = false;
+  bool implicit_methods = false;  // Newton's linear solves run on its vectors
+  bool parallel_runs = false;     // [ensemble] members and a fit's starts at once, a thread each
+
+  // Whether it runs a model of this kind with an explicit (or an implicit) method.
+  bool runs(ModelKind kind, bool explicit_method) const;
+};
+
+// Every backend, cpu first (the default).
+std::span<const BackendEntry> backends();
+const BackendEntry* find_backend(std::string_view name);
+
+// solver.backend's check: why the named backend cannot run this model with this method
+// (unknown, not built, or not for this model or method), saying which backends can; empty
+// when it can. `parallel_runs`: the config runs [ensemble] members or a fit's starts,
+// which a parallel backend runs a thread each whatever the model.
+std::string backend_refusal(std::string_view name, ModelKind kind, std::string_view model, bool explicit_method,
+                            std::string_view method, bool parallel_runs);
+
+}  // namespace backsweep
