@@ -27,11 +27,13 @@ class CheckpointStore {
  public:
   // float32 is for double stores only (others keep their own scalar); a disk level for
   // double stores only.
-  CheckpointStore(std::size_t width, CheckpointOptions::Storage storage,
+  // Host memory slots draw on `memory` (the run's context's pool).
+  CheckpointStore(std::size_t width, CheckpointOptions::Storage storage, MemoryPool& memory,
                   std::size_t memory_slots = 0, std::unique_ptr<SlotFile> disk = nullptr,
                   std::size_t disk_slots = 0)
       : n_(width),
         float32_(std::is_same_v<T, double> && storage == CheckpointOptions::Storage::float32),
+        wide_(drawing_on<T>(memory)), narrow_(drawing_on<float>(memory)),
         disk_(std::move(disk)), disk_slots_(disk_ ? disk_slots : 0) {
     reserve(memory_slots);
     resize(memory_slots);
@@ -107,11 +109,21 @@ class CheckpointStore {
   };
 
  private:
+  // The algebra's storage, from `memory` where its allocator draws on a pool (the CPU's).
+  template <class U>
+  static typename A::template storage<U> drawing_on(MemoryPool& memory) {
+    using Storage = typename A::template storage<U>;
+    using Allocator = typename Storage::allocator_type;
+    if constexpr (std::is_constructible_v<Allocator, RecyclingAllocator<U>>)
+      return Storage(Allocator(RecyclingAllocator<U>(memory)));
+    else return Storage();
+  }
+
   template <class V>
   static void reserve_mapped(V& values, std::size_t count) {
     values.reserve(count);
-    if constexpr (host_vectors<A>)
-      map_ahead(values.data(), values.capacity() * sizeof(typename V::value_type));
+    if constexpr (requires { values.get_allocator().pool; })
+      values.get_allocator().pool->map_ahead(values.data(), values.capacity() * sizeof(typename V::value_type));
   }
 
   std::size_t n_;

@@ -18,6 +18,7 @@
 #include "adjoint/schedule_backend.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "adjoint/schedule_executor.hpp"
+#include "solvers/context.hpp"
 
 namespace backsweep {
 
@@ -204,7 +205,7 @@ class GradientRun {
            memory_slot_bytes();
   }
   std::uint64_t memory_slot_bytes() const {
-    return CheckpointStore<T, A>(n_, checkpointing_.storage).bytes_per_slot() + kPlaceBytes;
+    return CheckpointStore<T, A>(n_, checkpointing_.storage, context_of(options_).memory()).bytes_per_slot() + kPlaceBytes;
   }
 
   // Adaptive steps for revolve or two levels: one solve counts them.
@@ -237,7 +238,7 @@ class GradientRun {
     // the store keeps float64, narrowed in from `record` for float32), else y_n.
     std::size_t width = n_;
     if constexpr (RecordingStepper<S>) width = stepper_.record_size();
-    CheckpointStore<T, A> store(width, checkpointing_.storage);
+    CheckpointStore<T, A> store(width, checkpointing_.storage, context_of(options_).memory());
     Vector record(RecordingStepper<S> && !store.in_place() ? width : 0);
     StepSequence sequence(options_.t0);
     if (options_.step > 0.0) {  // the number of steps is known: no regrowth on the way
@@ -306,7 +307,7 @@ class GradientRun {
     const auto started = std::chrono::steady_clock::now();
     observe_forward(problem_, options_.t0, y.data());
     const auto capacity = schedule.slots();
-    CheckpointStore<T, A> store(n_, checkpointing_.storage, capacity[0],
+    CheckpointStore<T, A> store(n_, checkpointing_.storage, context_of(options_).memory(), capacity[0],
                                 capacity[1] ? checkpointing_.disk_file(capacity[1], n_) : nullptr,
                                 capacity[1]);
     AdjointSweep<S, M, Obj> sweep(stepper_, problem_, p_, options_.t0, options_.t1, schedule.steps());

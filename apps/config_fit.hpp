@@ -12,7 +12,7 @@
 #include "fit/estimated_parameter.hpp"
 #include "fit/field_fit.hpp"
 #include "fit/multistart.hpp"
-#include "io/config/fit_config.hpp"
+#include "io/assembly/fit_config.hpp"
 #include "io/outputs/fit_output.hpp"
 #include "io/outputs/named_field.hpp"
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "adjoint/gradient_problem.hpp"
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 
 namespace backsweep::apps {
 

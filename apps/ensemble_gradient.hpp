@@ -4,7 +4,7 @@
 // others; the run fails (exit 1) only when every member fails.
 #include <string>
 
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 
 namespace backsweep::apps {
 

@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adjoint/gradient_problem.hpp"
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 #include "io/outputs/ensemble_output.hpp"
 
 namespace backsweep::apps {

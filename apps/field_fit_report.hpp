@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fit/multistart.hpp"
-#include "io/config/fit_config.hpp"
+#include "io/assembly/fit_config.hpp"
 #include "io/outputs/fit_output.hpp"
 #include "io/vtk/vtk_series.hpp"
 

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "apps/config_gradient.hpp"
-#include "io/config/simulate_config.hpp"
+#include "io/assembly/simulate_config.hpp"
 #include "io/vtk/vtk_series.hpp"
 
 namespace backsweep::apps {

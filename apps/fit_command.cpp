@@ -15,6 +15,7 @@
 #include "apps/run_record.hpp"
 #include "fit/parameter_fit.hpp"
 #include "io/config/backends.hpp"
+#include "solvers/context.hpp"
 
 namespace backsweep::apps {
 
@@ -83,8 +84,10 @@ int fit_model(const FitConfig& config, bool json) {
 }  // namespace
 
 int run_fit(const std::string& config_path, bool json) {
-  const auto loaded = load_config(load_fit_config, config_path);
+  auto loaded = load_config(load_fit_config, config_path);
   if (!loaded) return kExitBadInput;
+  Context context;  // what the fit's gradients draw memory from
+  loaded->simulate.integrate.context = &context;
   if (estimates_field(*loaded)) return run_field_fit(*loaded, json);
   return fit_model(*loaded, json);
 }

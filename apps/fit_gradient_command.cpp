@@ -18,6 +18,7 @@
 #include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
 #include "io/outputs/gradient_output.hpp"
+#include "solvers/context.hpp"
 
 namespace backsweep::apps {
 
@@ -82,8 +83,10 @@ int fit_gradient(const FitConfig& config, bool json) {
 }  // namespace
 
 int run_fit_gradient(const ConfigFile& file, bool json) {
-  const auto loaded = load_config(fit_config, file);
+  auto loaded = load_config(fit_config, file);
   if (!loaded) return kExitBadInput;
+  Context context;
+  loaded->simulate.integrate.context = &context;
   return fit_gradient(*loaded, json);
 }
 

@@ -15,6 +15,7 @@
 #include "apps/run_record.hpp"
 #include "io/config/config_file.hpp"
 #include "platform/output_set.hpp"
+#include "solvers/context.hpp"
 
 namespace backsweep::apps {
 
@@ -22,8 +23,10 @@ int run_gradient(const std::string& config_path, bool json) {
   const auto file = load_config(read_config_file, config_path);
   if (!file) return kExitBadInput;
   if (file->is_fit()) return run_fit_gradient(*file, json);
-  const auto loaded = load_config(gradient_config, *file);
+  auto loaded = load_config(gradient_config, *file);
   if (!loaded) return kExitBadInput;
+  Context context;  // what the gradients (an ensemble's members too) draw memory from
+  loaded->simulate.integrate.context = &context;
   const GradientConfig& config = *loaded;
   const SimulateConfig& sim = config.simulate;
 

@@ -8,7 +8,7 @@
 
 #include "adjoint/gradient_problem.hpp"
 #include "apps/field_outputs.hpp"
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 #include "io/outputs/gradient_output.hpp"
 
 namespace backsweep::apps {

@@ -10,7 +10,7 @@
 #include "apps/results_stream.hpp"
 #include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
-#include "io/config/lyapunov_config.hpp"
+#include "io/assembly/lyapunov_config.hpp"
 #include "io/outputs/lyapunov_output.hpp"
 #include "io/assembly/visit_model.hpp"
 

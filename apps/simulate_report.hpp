@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "io/config/simulate_config.hpp"
+#include "io/assembly/simulate_config.hpp"
 #include "io/outputs/trajectory.hpp"
 
 namespace backsweep::apps {

@@ -14,7 +14,7 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "bench/timing.hpp"
 #include "io/assembly/config_objective.hpp"
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 #include "models/expression_model.hpp"
 
 namespace {

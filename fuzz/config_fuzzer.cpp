@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "io/config/config_error.hpp"
-#include "io/config/fit_config.hpp"
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/fit_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 
 namespace {
 

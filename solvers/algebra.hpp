@@ -65,8 +65,9 @@ struct DefaultInitAllocator : Base {
     using other = DefaultInitAllocator<V, typename std::allocator_traits<Base>::template rebind_alloc<V>>;
   };
   DefaultInitAllocator() = default;
+  explicit DefaultInitAllocator(const Base& base) : Base(base) {}
   template <class V, class B>
-  DefaultInitAllocator(const DefaultInitAllocator<V, B>&) {}
+  DefaultInitAllocator(const DefaultInitAllocator<V, B>& other) : Base(static_cast<const B&>(other)) {}
   template <class V>
   void construct(V* p) {
     ::new (static_cast<void*>(p)) V;
@@ -75,7 +76,9 @@ struct DefaultInitAllocator : Base {
   void construct(V* p, Args&&... args) {
     ::new (static_cast<void*>(p)) V(std::forward<Args>(args)...);
   }
-  friend bool operator==(const DefaultInitAllocator&, const DefaultInitAllocator&) { return true; }
+  friend bool operator==(const DefaultInitAllocator& a, const DefaultInitAllocator& b) {
+    return static_cast<const Base&>(a) == static_cast<const Base&>(b);
+  }
 };
 
 // The loops of an algebra that runs in the calling thread, component after component: the

@@ -35,7 +35,7 @@ IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const I
                                  CvodesCounts* counts) {
   if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
   const std::size_t n = system.size();
-  Context context;
+  SundialsContext context;
   Vector state(n, context.ctx);
   std::copy(y, y + n, state.data());
   Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);
@@ -82,7 +82,7 @@ IntegrateResult cvodes_sensitivities(OdeSystem& system, bool bdf, double* y,
   const std::size_t n = system.size(), m = directions.count;
   if (m == 0 || directions.initial.size() != m * n || directions.parameters.size() != m * system.param_size())
     return {IntegrateStatus::invalid_options, "sensitivity directions do not match the system"};
-  Context context;
+  SundialsContext context;
   Vector state(n, context.ctx);
   std::copy(y, y + n, state.data());
   Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);

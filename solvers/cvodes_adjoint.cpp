@@ -63,7 +63,7 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
       !std::is_sorted(stops.begin(), stops.end()))
     return {IntegrateStatus::invalid_options, "the adjoint's stops must ascend in (t0, t1], t1 last"};
   const std::size_t n = system.size(), np = system.param_size();
-  Context context;
+  SundialsContext context;
   Vector state(n, context.ctx);
   std::copy(y0.begin(), y0.end(), state.data());
   Solver solver(bdf ? CV_BDF : CV_ADAMS, context.ctx);

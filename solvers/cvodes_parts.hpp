@@ -21,12 +21,12 @@
 namespace backsweep::detail {
 
 // Owners of the SUNDIALS objects, freed in reverse order of creation.
-struct Context {
+struct SundialsContext {
   SUNContext ctx = nullptr;
-  Context() {
+  SundialsContext() {
     if (SUNContext_Create(nullptr, &ctx) != 0) throw std::runtime_error("SUNDIALS: no context");
   }
-  ~Context() { SUNContext_Free(&ctx); }
+  ~SundialsContext() { SUNContext_Free(&ctx); }
 };
 struct Vector {
   N_Vector v;

@@ -10,6 +10,8 @@
 
 namespace backsweep {
 
+class Context;  // context.hpp
+
 // Where a run is, for a progress display on another thread: the solvers store (relaxed,
 // at the cost of a store per step) the time each forward step reaches and each adjoint
 // step goes back to. NaN until that sweep starts.
@@ -32,6 +34,7 @@ struct IntegrateOptions {
   double min_step = 0.0;  // 0: a few ulps of t
   std::size_t max_steps = 1'000'000;
   RunProgress* progress = nullptr;  // where the steps report the time reached, if anywhere
+  Context* context = nullptr;       // whose memory the run's stores draw on; null: default_context()
 
   // Why the options cannot be used, or nothing when they can.
   std::optional<std::string> invalid_reason(bool method_is_adaptive) const;

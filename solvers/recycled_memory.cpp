@@ -36,12 +36,6 @@ struct Populator {
   }
 };
 
-std::mutex guard;
-Block kept;  // freed, waiting for a store of about its size
-Block lent;  // handed out from `kept` for a smaller request: its true size
-// One per block being mapped (or mapped, and not yet freed). Never destroyed: a block
-// freed by another global's destructor at exit still finds it, and exit ends the helpers.
-auto& populators = *new std::vector<std::unique_ptr<Populator>>;
 std::atomic<bool> kernel_refuses{false};  // no MADV_POPULATE_WRITE (Linux before 5.14)
 
 // Maps the block's pages writable, a chunk at a time, front to back as a store fills
@@ -63,86 +57,110 @@ void populate(void* start, std::size_t bytes, const std::atomic<bool>& stop) {
 #endif
 }
 
-// Where the populator of the block at `start` is in `populators` (end: none); under `guard`.
-auto populator_of(void* start) {
-  return std::find_if(populators.begin(), populators.end(),
-                      [&](const auto& entry) { return entry->start == start; });
-}
-
-// Returns a block to the system, once its populator (if any) has stopped touching it.
-void free_block(void* start) {
-  if (!start) return;
-  std::unique_ptr<Populator> populator;
-  {
-    const std::lock_guard lock(guard);
-    if (const auto found = populator_of(start); found != populators.end()) {
-      populator = std::move(*found);
-      populators.erase(found);
-    }
-  }
-  populator.reset();  // stops and joins
-  ::operator delete(start);
-}
-
 }  // namespace
 
-void* allocate_recyclable(std::size_t bytes) {
+struct MemoryPool::State {
+  std::mutex guard;
+  Block kept;  // freed, waiting for a store of about its size
+  Block lent;  // handed out from `kept` for a smaller request: its true size
+  // One per block being mapped (or mapped, and not yet freed).
+  std::vector<std::unique_ptr<Populator>> populators;
+
+  // Where the populator of the block at `start` is in `populators` (end: none); under `guard`.
+  auto populator_of(void* start) {
+    return std::find_if(populators.begin(), populators.end(),
+                        [&](const auto& entry) { return entry->start == start; });
+  }
+
+  // Returns a block to the system, once its populator (if any) has stopped touching it.
+  void free_block(void* start) {
+    if (!start) return;
+    std::unique_ptr<Populator> populator;
+    {
+      const std::lock_guard lock(guard);
+      if (const auto found = populator_of(start); found != populators.end()) {
+        populator = std::move(*found);
+        populators.erase(found);
+      }
+    }
+    populator.reset();  // stops and joins
+    ::operator delete(start);
+  }
+};
+
+MemoryPool::MemoryPool() : state_(std::make_unique<State>()) {}
+
+MemoryPool::~MemoryPool() {
+  release();
+  state_->populators.clear();  // stops and joins any helper still mapping
+}
+
+void* MemoryPool::allocate(std::size_t bytes) {
   if (bytes < kRecycledBytes) return ::operator new(bytes);
+  State& s = *state_;
   Block stale;
   {
-    const std::lock_guard lock(guard);
-    if (kept.start && kept.bytes >= bytes && kept.bytes / 2 <= bytes) {
-      if (kept.bytes != bytes) lent = kept;
-      void* const start = kept.start;
-      kept = {};
+    const std::lock_guard lock(s.guard);
+    if (s.kept.start && s.kept.bytes >= bytes && s.kept.bytes / 2 <= bytes) {
+      if (s.kept.bytes != bytes) s.lent = s.kept;
+      void* const start = s.kept.start;
+      s.kept = {};
       return start;
     }
-    stale = kept;  // too small or too large: it goes, so no more than one block is held
-    kept = {};
+    stale = s.kept;  // too small or too large: it goes, so no more than one block is held
+    s.kept = {};
   }
-  free_block(stale.start);
+  s.free_block(stale.start);
   return ::operator new(bytes);
 }
 
-void deallocate_recyclable(void* block, std::size_t bytes) {
+void MemoryPool::deallocate(void* block, std::size_t bytes) {
   if (!block) return;
   if (bytes < kRecycledBytes) return ::operator delete(block);
+  State& s = *state_;
   Block stale;
   {
-    const std::lock_guard lock(guard);
-    if (block == lent.start) {
-      bytes = lent.bytes;
-      lent = {};
+    const std::lock_guard lock(s.guard);
+    if (block == s.lent.start) {
+      bytes = s.lent.bytes;
+      s.lent = {};
     }
-    stale = kept;
-    kept = {block, bytes};
+    stale = s.kept;
+    s.kept = {block, bytes};
   }
-  free_block(stale.start);
+  s.free_block(stale.start);
 }
 
-void release_recycled_memory() {
+void MemoryPool::release() {
+  State& s = *state_;
   Block stale;
   {
-    const std::lock_guard lock(guard);
-    stale = kept;
-    kept = {};
+    const std::lock_guard lock(s.guard);
+    stale = s.kept;
+    s.kept = {};
   }
-  free_block(stale.start);
+  s.free_block(stale.start);
 }
 
-void map_ahead(void* block, std::size_t bytes) {
+std::size_t MemoryPool::kept_bytes() const {
+  const std::lock_guard lock(state_->guard);
+  return state_->kept.bytes;
+}
+
+void MemoryPool::map_ahead(void* block, std::size_t bytes) {
 #if defined(__linux__) && defined(MADV_POPULATE_WRITE)
   if (!block || bytes < kRecycledBytes || kernel_refuses) return;
+  State& s = *state_;
   try {
-    const std::lock_guard lock(guard);
-    if (populator_of(block) != populators.end()) return;  // a recycled block: mapped, or being mapped
-    populators.reserve(populators.size() + 1);  // so that nothing throws past the thread's start
+    const std::lock_guard lock(s.guard);
+    if (s.populator_of(block) != s.populators.end()) return;  // a recycled block: mapped, or being mapped
+    s.populators.reserve(s.populators.size() + 1);  // so that nothing throws past the thread's start
     auto populator = std::make_unique<Populator>();
     populator->start = block;
     populator->thread = std::thread(populate, block, bytes, std::cref(populator->stop));
-    populators.push_back(std::move(populator));
+    s.populators.push_back(std::move(populator));
   } catch (...) {
-    // No thread or memory to spare: the writer maps its pages itself.
+    // No thread or memory to spare: the writer maps its own pages.
   }
 #else
   (void)block, (void)bytes;

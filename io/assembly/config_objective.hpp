@@ -4,30 +4,56 @@
 // over their compiled expressions, so an objective over many states costs no more than
 // evaluating it. visit_config_objective() builds the Objective a gradient config names,
 // with a running-cost term only when the config has an integral.
+#include <any>
 #include <cstddef>
+#include <map>
+#include <memory>
+#include <type_traits>
+#include <typeindex>
 #include <vector>
 
 #include "adjoint/objective.hpp"
-#include "io/config/fit_config.hpp"
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/fit_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 
 namespace backsweep {
 
 namespace detail {
+// The work space of reverse mode over expressions: a tape per scalar type, owned by the
+// objective that uses it (shared by its copies, which one run uses in one thread).
+class ExpressionTapes {
+ public:
+  template <class T>
+  std::vector<T>& of() {
+    if constexpr (std::is_same_v<T, double>) return doubles_;
+    else {
+      std::any& tape = others_[std::type_index(typeid(T))];
+      if (!tape.has_value()) tape = std::vector<T>();
+      return std::any_cast<std::vector<T>&>(tape);
+    }
+  }
+
+ private:
+  std::vector<double> doubles_;
+  std::map<std::type_index, std::any> others_;  // Dual numbers' tapes
+};
+using SharedTapes = std::shared_ptr<ExpressionTapes>;
+
 // The value of an expression of (t, y, p) and its gradient with respect to y and p
-// (grad_p may be null). The tape is per thread, sized once.
+// (grad_p may be null).
 template <class T>
-T expression_gradient(const Expression& e, const T& t, const T* y, const T* p, T* grad_y, T* grad_p) {
-  thread_local std::vector<T> tape;
+T expression_gradient(const Expression& e, const T& t, const T* y, const T* p, T* grad_y, T* grad_p,
+                      ExpressionTapes& tapes) {
   const T* segments[] = {&t, y, p};
   T* gradients[] = {nullptr, grad_y, grad_p};
-  return e.gradient(segments, gradients, tape);
+  return e.gradient(segments, gradients, tapes.of<T>());
 }
 }  // namespace detail
 
 // [objective] terminal: an expression at time.end (0 when absent).
 struct ConfigTerminal {
   const GradientConfig* config;
+  detail::SharedTapes tapes = std::make_shared<detail::ExpressionTapes>();
   template <class T>
   T operator()(const T* y, const T* p) const {
     const auto& e = config->terminal;
@@ -42,26 +68,28 @@ struct ConfigTerminal {
       return T(0);
     }
     return detail::expression_gradient(*config->terminal, T(config->simulate.integrate.t1), y, p,
-                                       grad_y, grad_p);
+                                       grad_y, grad_p, *tapes);
   }
 };
 
 // [objective] integral: the running cost.
 struct ConfigRunning {
   const GradientConfig* config;
+  detail::SharedTapes tapes = std::make_shared<detail::ExpressionTapes>();
   template <class T>
   T operator()(T t, const T* y, const T* p) const {
     return evaluate_at(*config->integral, t, y, p);
   }
   template <class T>
   T gradient(T t, const T* y, const T* p, T* grad_y, T* grad_p) const {
-    return detail::expression_gradient(*config->integral, t, y, p, grad_y, grad_p);
+    return detail::expression_gradient(*config->integral, t, y, p, grad_y, grad_p, *tapes);
   }
 };
 
 // [[objective.observation]] k: a formula at its time.
 struct ConfigObservation {
   const GradientConfig* config;
+  detail::SharedTapes tapes = std::make_shared<detail::ExpressionTapes>();
   template <class T>
   T operator()(std::size_t k, const T* y, const T* p) const {
     const auto& o = config->observations[k];
@@ -70,7 +98,7 @@ struct ConfigObservation {
   template <class T>
   T gradient(std::size_t k, const T* y, const T* p, T* grad_y, T* grad_p) const {
     const auto& o = config->observations[k];
-    return detail::expression_gradient(o.formula, T(o.time), y, p, grad_y, grad_p);
+    return detail::expression_gradient(o.formula, T(o.time), y, p, grad_y, grad_p, *tapes);
   }
 };
 

@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-#include "io/config/simulate_config.hpp"
+#include "io/assembly/simulate_config.hpp"
 #include "models/builtin/registry.hpp"
 #include "models/expression_model.hpp"
 

@@ -1,9 +1,11 @@
 #include "io/config/backends.hpp"
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "io/config/detail/joined.hpp"
+#include "models/builtin/grid_kernels.hpp"
 
 namespace backsweep {
 
@@ -12,14 +14,24 @@ namespace {
 constexpr bool kOpenMP = BACKSWEEP_OPENMP_BUILT;
 
 // The Thrust backends run the hand-written grid kernels' device forms (gpu/) with the
-// explicit steppers; everything else runs on the cpu (issue: config models on devices).
+// explicit steppers; everything else runs on the cpu.
 const std::array<BackendEntry, 3> kBackends{{
-    {"cpu", "the CPU algebra (vectorised loops on one core); every model and method", true, "", true, true, true,
-     true, false},
-    {"omp", "Thrust's OpenMP system; the hand-written grid kernels' device forms", kOpenMP,
-     "this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)", false, false, true, false, true},
-    {"cuda", "Thrust on CUDA; the hand-written grid kernels' device forms", false,
-     "this program is built without CUDA (CUDA is reached from C++, gpu/)", false, false, true, false, true},
+    {.name = "cpu",
+     .built = true,
+     .runs_builtin_ode = true,
+     .runs_equations = true,
+     .runs_grid_kernel = true,
+     .implicit_methods = true},
+    {.name = "omp",
+     .built = kOpenMP,
+     .missing = "this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)",
+     .runs_grid_kernel = true,
+     .parallel_runs = true},
+    {.name = "cuda",
+     .built = false,
+     .missing = "this program is built without CUDA (CUDA is reached from C++, gpu/)",
+     .runs_grid_kernel = true,
+     .parallel_runs = true},
 }};
 
 }  // namespace
@@ -42,25 +54,46 @@ const BackendEntry* find_backend(std::string_view name) {
   return nullptr;
 }
 
+namespace {
+
+// "a, b or c"
+std::string alternatives(const std::vector<std::string_view>& names) {
+  std::string text;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    text += std::string(i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + std::string(names[i]);
+  return text;
+}
+
+// "omp runs the hand-written grid models (gray_scott, ...) with explicit methods"
+std::string what_runs(const BackendEntry& backend) {
+  std::vector<std::string> kinds;
+  if (backend.runs_builtin_ode) kinds.push_back("the built-in ODE models");
+  if (backend.runs_equations) kinds.push_back("models defined by equations");
+  if (backend.runs_grid_kernel)
+    kinds.push_back("the hand-written grid models (" + detail::joined(models::grid_kernel_names) + ")");
+  return std::string(backend.name) + " runs " + detail::joined(kinds) +
+         (backend.implicit_methods ? "" : " with explicit methods");
+}
+
+}  // namespace
+
 std::string backend_refusal(std::string_view name, ModelKind kind, std::string_view model, bool explicit_method,
                             std::string_view method, bool parallel_runs) {
-  std::vector<std::string_view> known, able, parallel{"cpu"};
+  std::vector<std::string_view> known, able, parallel;
   for (const BackendEntry& entry : kBackends) {
     known.push_back(entry.name);
     if (entry.built && entry.runs(kind, explicit_method)) able.push_back(entry.name);
-    if (entry.built && entry.parallel_runs) parallel.push_back(entry.name);
+    if (entry.built && (entry.parallel_runs || entry.name == "cpu")) parallel.push_back(entry.name);
   }
   const BackendEntry* backend = find_backend(name);
   if (!backend) return "unknown backend '" + std::string(name) + "' (known: " + detail::joined(known) + ")";
+  const std::string where = "model '" + std::string(model) + "' with '" + std::string(method) + "' can run on the " +
+                            alternatives(able) + " backend" + (able.size() > 1 ? "s" : "");
   const std::string quoted = "'" + std::string(name) + "': ";
-  const std::string where = "'" + std::string(model) + "' with '" + std::string(method) + "' can run on the " +
-                            detail::joined(able) + " backend" + (able.size() > 1 ? "s" : "");
   if (!backend->built) return quoted + std::string(backend->missing) + "; " + where;
-  if (parallel_runs && backend->parallel_runs) return "";
-  if (backend->runs(kind, explicit_method)) return "";
-  std::string or_list;
-  for (std::size_t i = 0; i < parallel.size(); ++i) or_list += (i == 0 ? "" : i + 1 == parallel.size() ? " or " : ", ") + std::string(parallel[i]);
-  return quoted + where + "; [ensemble] members and a fit's starts on " + or_list;
+  if ((parallel_runs && backend->parallel_runs) || backend->runs(kind, explicit_method)) return "";
+  return quoted + where + "; " + what_runs(*backend) + ", and [ensemble] members and a fit's starts on " +
+         alternatives(parallel);
 }
 
 }  // namespace backsweep

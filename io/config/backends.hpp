@@ -1,6 +1,6 @@
 #pragma once
-// The backends a config can name in solver.backend, as data: what each is (an algebra
-// and the model adapters built for it), whether this program has it, and what it runs.
+// The backends a config can name in solver.backend, as data: whether this program has
+// each (an algebra and the model adapters built for it), and what it runs.
 // The config reader checks a choice against this table, and the commands dispatch on
 // the entry's name: adding a backend is a row here, its algebra (solvers/, gpu/) and its
 // dispatch in apps/ (docs/architecture.md, "A new backend").
@@ -15,10 +15,11 @@ enum class ModelKind { builtin_ode, equations, grid_kernel };
 
 struct BackendEntry {
   std::string_view name;
-  std::string_view what;          // its algebra and its model adapters, for --help
   bool built = false;             // compiled into this program
   std::string_view missing;       // where not built: why, and how to get it
-  bool runs_builtin_ode = false, runs_equations = false, runs_grid_kernel = false;
+  bool runs_builtin_ode = false;
+  bool runs_equations = false;
+  bool runs_grid_kernel = false;
   bool implicit_methods = false;  // Newton's linear solves run on its vectors
   bool parallel_runs = false;     // [ensemble] members and a fit's starts at once, a thread each
 

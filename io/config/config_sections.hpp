@@ -1,7 +1,7 @@
 #pragma once
 // Readers of config sections shared by several commands.
 #include "io/config/toml_reader.hpp"
-#include "io/config/simulate_config.hpp"
+#include "io/config/simulate_spec.hpp"
 
 namespace backsweep::detail {
 
@@ -9,6 +9,6 @@ namespace backsweep::detail {
 void reject_unknown_sections(const TomlSection& root);
 
 // [model], [parameters], [initial], [time], [solver], [output] of a parsed config.
-SimulateConfig read_simulate_sections(const TomlSection& root);
+SimulateSpec read_simulate_sections(const TomlSection& root);
 
 }  // namespace backsweep::detail

@@ -19,14 +19,14 @@ using detail::TomlSection;
 
 constexpr std::size_t kMaxSamples = 10'000'000;
 
-std::string known_names(const SimulateConfig& config) {
+std::string known_names(const SimulateSpec& config) {
   std::vector<std::string> names = config.parameter_names;
   names.insert(names.end(), config.state_names.begin(), config.state_names.end());
   return detail::joined(names);
 }
 
 // What `name` varies, or an error message.
-std::variant<VariedValue, std::string> varied_value(const SimulateConfig& config, const std::string& name) {
+std::variant<VariedValue, std::string> varied_value(const SimulateSpec& config, const std::string& name) {
   const auto& p = config.parameter_names;
   const auto& s = config.state_names;
   const auto in_p = std::find(p.begin(), p.end(), name);
@@ -34,12 +34,12 @@ std::variant<VariedValue, std::string> varied_value(const SimulateConfig& config
   if (in_p != p.end()) return VariedValue{name, false, std::size_t(in_p - p.begin())};
   if (in_s == s.end()) return "unknown name '" + name + "' (parameters and states: " + known_names(config) + ")";
   const std::size_t i = std::size_t(in_s - s.begin());
-  if (config.initial_expressions[i])
+  if (config.initial_formulas[i])
     return "the initial state '" + name + "' is an expression of the parameters in [initial]: vary the parameters";
   return VariedValue{name, true, i};
 }
 
-EnsembleConfig read_members_csv(const TomlSection& section, const SimulateConfig& config) {
+EnsembleConfig read_members_csv(const TomlSection& section, const SimulateSpec& config) {
   const std::string name = section.string("members", "");
   std::filesystem::path path(name);
   if (path.is_relative()) path = std::filesystem::path(config.file).parent_path() / path;
@@ -72,7 +72,7 @@ EnsembleConfig read_members_csv(const TomlSection& section, const SimulateConfig
   return ensemble;
 }
 
-EnsembleConfig read_samples(const TomlSection& section, const SimulateConfig& config) {
+EnsembleConfig read_samples(const TomlSection& section, const SimulateSpec& config) {
   const std::size_t samples = section.count("samples", 0);
   if (samples == 0 || samples > kMaxSamples) section.fail("samples", "must lie between 1 and 10^7");
   const auto ranges = section.subsection("ranges");
@@ -99,20 +99,9 @@ EnsembleConfig read_samples(const TomlSection& section, const SimulateConfig& co
 
 }  // namespace
 
-MemberValues member_values(const SimulateConfig& config, const EnsembleConfig& ensemble,
-                           std::size_t member) {
-  MemberValues values{config.initial_state, config.parameters};
-  const std::vector<double>& row = ensemble.members[member];
-  for (std::size_t k = 0; k < ensemble.varied.size(); ++k)
-    (ensemble.varied[k].state ? values.y0 : values.p)[ensemble.varied[k].index] = row[k];
-  for (std::size_t i = 0; i < values.y0.size(); ++i)
-    if (const auto& e = config.initial_expressions[i]) values.y0[i] = e->evaluate(values.p.data());
-  return values;
-}
-
 namespace detail {
 
-std::optional<EnsembleConfig> read_ensemble(const TomlSection& root, const SimulateConfig& config) {
+std::optional<EnsembleConfig> read_ensemble(const TomlSection& root, const SimulateSpec& config) {
   const auto section = root.subsection("ensemble");
   if (!section) return std::nullopt;
   section->reject_unknown_keys({"members", "samples", "seed", "ranges"});

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "io/config/simulate_config.hpp"
+#include "io/config/simulate_spec.hpp"
 
 namespace backsweep {
 
@@ -24,12 +24,5 @@ struct EnsembleConfig {
   std::vector<std::vector<double>> members;  // a row a member, in `varied` order
   std::string source;                        // the CSV path, or "latin_hypercube, seed N"
 };
-
-// The member's parameters and initial state.
-struct MemberValues {
-  std::vector<double> y0, p;
-};
-MemberValues member_values(const SimulateConfig& config, const EnsembleConfig& ensemble,
-                           std::size_t member);
 
 }  // namespace backsweep

@@ -9,6 +9,6 @@ namespace backsweep::detail {
 
 // The [ensemble] section, if there is one. Errors name file, line and key (or the CSV
 // file's line and column).
-std::optional<EnsembleConfig> read_ensemble(const TomlSection& root, const SimulateConfig& config);
+std::optional<EnsembleConfig> read_ensemble(const TomlSection& root, const SimulateSpec& config);
 
 }  // namespace backsweep::detail

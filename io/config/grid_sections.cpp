@@ -9,6 +9,7 @@
 #include "io/config/expression_reader.hpp"
 #include "io/config/field_file_section.hpp"
 #include "io/config/detail/joined.hpp"
+#include "models/builtin/grid_kernels.hpp"
 
 namespace backsweep::detail {
 
@@ -93,7 +94,7 @@ std::vector<std::string> per_point(const std::vector<std::string>& fields, const
 }
 
 // [model.constants]: names the equations, initial values and objectives may use.
-void read_grid_constants(const TomlSection& model, ExpressionScope& declared, SimulateConfig& config) {
+void read_grid_constants(const TomlSection& model, ExpressionScope& declared, SimulateSpec& config) {
   if (const auto constants = model.subsection("constants"))
     for (auto&& [key, node] : constants->table()) {
       const std::string name(key.str());
@@ -104,7 +105,7 @@ void read_grid_constants(const TomlSection& model, ExpressionScope& declared, Si
 }
 
 // The names the model's numbers go by: per point for fields and parameter fields.
-void name_numbers(const GridLayout& layout, const std::vector<std::string>& scalars, SimulateConfig& config) {
+void name_numbers(const GridLayout& layout, const std::vector<std::string>& scalars, SimulateSpec& config) {
   config.state_names = per_point(layout.fields(), layout.grid());
   config.parameter_names = scalars;
   const std::vector<std::string> field_parameters = per_point(layout.parameter_fields(), layout.grid());
@@ -138,7 +139,7 @@ models::AcousticSource read_source(const TomlSection& model, const Grid& grid) {
 
 // model.name on a grid: a hand-written kernel (models/builtin/grid_kernels.hpp).
 void read_grid_kernel(const TomlSection& root, const TomlSection& model, const Grid& grid, ExpressionScope& declared,
-                      SimulateConfig& config) {
+                      SimulateSpec& config) {
   for (std::string_view key : {"fields", "parameters", "parameter_fields", "equations"})
     if (model.has(key))
       model.fail(key, "give either model.name (a built-in grid model) or the model's fields and equations, not both");
@@ -157,13 +158,14 @@ void read_grid_kernel(const TomlSection& root, const TomlSection& model, const G
   name_numbers(parts->layout, parts->scalars, config);
   config.parameters.assign(parts->layout.param_size(), NAN);
   std::copy(parts->defaults.begin(), parts->defaults.end(), config.parameters.begin());
-  const models::AcousticSource source = name == models::Acoustic::name ? read_source(model, grid) : models::AcousticSource{};
-  config.grid_kernel = std::make_shared<const models::GridKernel>(models::GridKernel{name, std::move(parts->layout), source});
+  config.kind = ModelKind::grid_kernel;
+  if (name == models::Acoustic::name) config.source = read_source(model, grid);
+  config.layout = std::move(parts->layout);
 }
 
 }  // namespace
 
-bool read_grid_model(const TomlSection& root, SimulateConfig& config) {
+bool read_grid_model(const TomlSection& root, SimulateSpec& config) {
   if (!root.has("grid")) return false;
   const Grid grid = read_grid(root);
   const auto model = root.subsection("model");
@@ -194,7 +196,7 @@ bool read_grid_model(const TomlSection& root, SimulateConfig& config) {
       equations->fail_at_key(key.str(), "is not a field (model.fields: " + joined(fields) + ")");
   FieldEquations on_grid(grid, fields, parameter_fields, scalars.size());
   check_memory(root, on_grid);
-  std::vector<Expression> parsed;
+  std::vector<Formula> parsed;
   {
     std::vector<std::string> constant_names;
     std::vector<double> constant_values;
@@ -206,23 +208,25 @@ bool read_grid_model(const TomlSection& root, SimulateConfig& config) {
     for (const std::string& field : fields) {
       if (!equations->has(field))
         equations->fail(field, "is required: the equation of field '" + field + "' (d" + field + "/dt)");
-      parsed.push_back(read_expression(*equations, field, scope));
+      parsed.push_back(read_formula(*equations, field, scope));
     }
   }
   config.model = "expression";
+  config.kind = ModelKind::equations;
   name_numbers(on_grid, scalars, config);
   config.parameters.assign(on_grid.param_size(), NAN);  // no defaults
-  config.expression_model = std::make_shared<const ExpressionModel>(std::move(on_grid), scalars, std::move(parsed));
+  config.layout = static_cast<const GridLayout&>(on_grid);
+  config.equations = std::move(parsed);
   return true;
 }
 
-void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& config) {
+void read_grid_parameters_and_initial(const TomlSection& root, SimulateSpec& config) {
   const GridLayout& fields = *config.fields();
   const Grid& grid = fields.grid();
   const std::vector<std::string> scalars = config.scalar_parameter_names();
   const std::size_t n = grid.points();
   config.initial_state.assign(fields.state_size(), NAN);
-  config.initial_expressions.assign(fields.state_size(), std::nullopt);
+  config.initial_formulas.assign(fields.state_size(), std::nullopt);
 
   // Scalars first: parameter fields and initial fields may use their values.
   const auto parameters = root.subsection("parameters");
@@ -235,7 +239,7 @@ void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& c
     if (parameters && parameters->has(scalars[j])) config.parameters[j] = parameters->required_number(scalars[j]);
     else if (std::isnan(config.parameters[j]))
       missing(parameters, scalars[j], "parameters." + scalars[j],
-              config.grid_kernel ? "model '" + config.model + "' has no default value for it"
+              config.kind == ModelKind::grid_kernel ? "model '" + config.model + "' has no default value for it"
                                  : "a model defined in the file has no default values");
   }
   if (parameters)

@@ -4,16 +4,17 @@
 // expressions of the coordinates for parameter fields) and [initial] (fields as numbers
 // or expressions of the coordinates, the parameters and other fields).
 #include "io/config/toml_reader.hpp"
-#include "io/config/simulate_config.hpp"
+#include "io/config/simulate_spec.hpp"
 
 namespace backsweep::detail {
 
-// When the config has [grid]: reads it and [model] into config (an ExpressionModel on
-// the grid; state_names and parameter_names per point, "u[3,4]") and returns true.
-bool read_grid_model(const TomlSection& root, SimulateConfig& config);
+// When the config has [grid]: reads it and [model] into config (the layout, and the
+// equations or the grid kernel's name; state_names and parameter_names per point,
+// "u[3,4]") and returns true.
+bool read_grid_model(const TomlSection& root, SimulateSpec& config);
 
 // [parameters] and [initial] of a grid model: every scalar, parameter field and field
 // must be given.
-void read_grid_parameters_and_initial(const TomlSection& root, SimulateConfig& config);
+void read_grid_parameters_and_initial(const TomlSection& root, SimulateSpec& config);
 
 }  // namespace backsweep::detail

@@ -53,7 +53,7 @@ std::vector<NamedConstant> read_constants(const TomlSection& model, DeclaredName
   return constants;
 }
 
-void read_builtin_model(const TomlSection& model, SimulateConfig& config) {
+void read_builtin_model(const TomlSection& model, SimulateSpec& config) {
   config.model = model.string("name", "");
   config.model_points = model.count("points", 0);
   if (model.has("points") && config.model_points == 0) model.fail("points", "must be at least 1");
@@ -76,7 +76,7 @@ void read_builtin_model(const TomlSection& model, SimulateConfig& config) {
 }
 
 // One equation per state: [model.equations] S = "-beta*S*I".
-std::vector<Expression> read_equations(const TomlSection& model, const SimulateConfig& config) {
+std::vector<Formula> read_equations(const TomlSection& model, const SimulateSpec& config) {
   const auto section = model.subsection("equations");
   if (!section) model.fail("equations", "is required: one equation per state, in [model.equations]");
   const std::vector<std::string>& states = config.state_names;
@@ -84,18 +84,19 @@ std::vector<Expression> read_equations(const TomlSection& model, const SimulateC
     if (std::find(states.begin(), states.end(), key.str()) == states.end())
       section->fail_at_key(key.str(), "is not a state (model.states: " + joined(states) + ")");
   const ExpressionScope scope = expression_scope(config);
-  std::vector<Expression> equations;
+  std::vector<Formula> equations;
   for (const std::string& state : states) {
     if (!section->has(state))
       section->fail(state, "is required: the equation of state '" + state + "' (d" + state + "/dt)");
-    equations.push_back(read_expression(*section, state, scope));
+    equations.push_back(read_formula(*section, state, scope));
   }
   return equations;
 }
 
-void read_defined_model(const TomlSection& model, SimulateConfig& config,
+void read_defined_model(const TomlSection& model, SimulateSpec& config,
                         DeclaredNames& declared) {
   config.model = "expression";
+  config.kind = ModelKind::equations;
   if (!model.has("states")) model.fail("states", "is required (or model.name, a built-in model)");
   config.state_names = read_names(model, "states", declared);
   if (config.state_names.empty()) model.fail("states", "must list at least one state");
@@ -106,7 +107,7 @@ void read_defined_model(const TomlSection& model, SimulateConfig& config,
 
 }  // namespace
 
-void read_model_section(const TomlSection& root, SimulateConfig& config) {
+void read_model_section(const TomlSection& root, SimulateSpec& config) {
   if (read_grid_model(root, config)) return;
   const auto model = root.subsection("model");
   if (!model) root.fail("model", "the [model] section is required");
@@ -129,13 +130,12 @@ void read_model_section(const TomlSection& root, SimulateConfig& config) {
                         "parameters and [model.equations]");
   read_defined_model(*model, config, declared);
   config.constants = read_constants(*model, declared);
-  config.expression_model = std::make_shared<const ExpressionModel>(
-      config.state_names, config.parameter_names, read_equations(*model, config));
+  config.equations = read_equations(*model, config);
 }
 
-void read_parameters_and_initial(const TomlSection& root, SimulateConfig& config) {
+void read_parameters_and_initial(const TomlSection& root, SimulateSpec& config) {
   if (config.fields()) return read_grid_parameters_and_initial(root, config);
-  const bool defined = config.expression_model != nullptr;
+  const bool defined = config.kind == ModelKind::equations;
   const auto parameters = root.subsection("parameters");
   if (parameters) {
     for (auto&& [key, node] : parameters->table()) {
@@ -158,7 +158,7 @@ void read_parameters_and_initial(const TomlSection& root, SimulateConfig& config
   ExpressionScope scope(config.parameter_names);
   for (const NamedConstant& constant : config.constants)
     scope.add_constant(constant.name, constant.value);
-  config.initial_expressions.assign(config.state_names.size(), std::nullopt);
+  config.initial_formulas.assign(config.state_names.size(), std::nullopt);
   const auto initial = root.subsection("initial");
   if (initial) {
     for (auto&& [key, node] : initial->table()) {
@@ -172,9 +172,8 @@ void read_parameters_and_initial(const TomlSection& root, SimulateConfig& config
         config.initial_state[i] = initial->required_number(key.str());
         continue;
       }
-      const Expression& e = config.initial_expressions[i].emplace(
-          read_expression(*initial, key.str(), scope));
-      config.initial_state[i] = e.evaluate(config.parameters.data());
+      const Formula& formula = config.initial_formulas[i].emplace(formula_at(*initial, key.str()));
+      config.initial_state[i] = parse_formula(formula, scope).evaluate(config.parameters.data());
       if (!std::isfinite(config.initial_state[i]))
         initial->fail(key.str(), "evaluates to " + std::to_string(config.initial_state[i]) +
                                      " at the given parameters");

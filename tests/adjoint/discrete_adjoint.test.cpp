@@ -13,6 +13,7 @@
 #include "adjoint/hessian.hpp"
 #include "models/builtin/diffusion_1d.hpp"
 #include "models/builtin/registry.hpp"
+#include "solvers/context.hpp"
 
 using namespace backsweep;
 
@@ -421,6 +422,32 @@ TEST_CASE("store-all: one forward solve, adaptive steps included, and no recompu
   // A record holds the 6 stage states an adjoint flows into (3 values each, the
   // quadrature's included): the memory says so.
   CHECK(d.checkpoint_bytes == d.steps * 6 * 3 * sizeof(double));
+}
+
+TEST_CASE("a gradient's checkpoint store draws on the memory of the context it is given") {
+  // 300000 RK4 steps keep 28.8 MB of stage records: a block a pool recycles.
+  const models::VanDerPol model;
+  auto problem = make_problem(model, tableaux::rk4, false);
+  problem.integrate.step = 5e-6;
+  release_recycled_memory();
+  std::vector<double> gradients[2];
+  {
+    Context context;
+    problem.integrate.context = &context;
+    const auto result = gradient<double>(problem, problem.y0, problem.p);
+    REQUIRE(result.ok());
+    CHECK(result.diagnostics.checkpoint_bytes >= kRecycledBytes);
+    CHECK(context.memory().kept_bytes() >= result.diagnostics.checkpoint_bytes);  // back in its pool
+    CHECK(default_memory_pool().kept_bytes() == 0);
+    gradients[0] = result.dJ_dp;
+  }  // the context gives its memory back
+  problem.integrate.context = nullptr;  // the default context's
+  const auto result = gradient<double>(problem, problem.y0, problem.p);
+  REQUIRE(result.ok());
+  CHECK(default_memory_pool().kept_bytes() >= result.diagnostics.checkpoint_bytes);
+  gradients[1] = result.dJ_dp;
+  CHECK(gradients[0] == gradients[1]);
+  release_recycled_memory();
 }
 
 TEST_CASE("observations at the start, the end and twice at one time land on the right states") {

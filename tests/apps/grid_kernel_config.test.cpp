@@ -13,7 +13,7 @@
 #include <hdf5.h>
 
 #include "adjoint/discrete_adjoint.hpp"
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 #include "models/builtin/grid_kernels.hpp"
 #include "tests/apps/run_cli.hpp"
 #include "tests/h5_read.hpp"

@@ -18,7 +18,7 @@
 #include "adjoint/gradient_check.hpp"
 #include "io/config/config_error.hpp"
 #include "io/assembly/config_objective.hpp"
-#include "io/config/gradient_config.hpp"
+#include "io/assembly/gradient_config.hpp"
 #include "tests/adjoint/directional_checks.hpp"
 
 using namespace backsweep;

@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include "solvers/context.hpp"
+
 #if defined(__linux__)
 #include <sys/mman.h>
 #include <unistd.h>
@@ -49,6 +51,29 @@ TEST_CASE("the last large block freed serves the next request of about its size,
   CHECK(larger != first);
   deallocate_recyclable(larger, 40 * kMiB);
   deallocate_recyclable(lent, 30 * kMiB);
+  release_recycled_memory();
+}
+
+TEST_CASE("a context's pool keeps its own block, apart from the default one") {
+  release_recycled_memory();
+  Context context;
+  MemoryPool& own = context.memory();
+  void* block = own.allocate(30 * kMiB);
+  own.deallocate(block, 30 * kMiB);
+  CHECK(own.kept_bytes() == 30 * kMiB);
+  CHECK(default_memory_pool().kept_bytes() == 0);
+  void* other = allocate_recyclable(30 * kMiB);  // the default pool has none to give
+  CHECK(other != block);
+  deallocate_recyclable(other, 30 * kMiB);
+  CHECK(own.allocate(30 * kMiB) == block);
+  // A vector drawing on the context's pool returns its block there.
+  own.deallocate(block, 30 * kMiB);
+  {
+    std::vector<double, RecyclingAllocator<double>> store(4 * kMiB, 0.0, RecyclingAllocator<double>(own));
+    CHECK(store.get_allocator().pool == &own);  // 32 MiB: more than the kept block, which goes
+  }
+  CHECK(own.kept_bytes() == 32 * kMiB);
+  CHECK(default_memory_pool().kept_bytes() == 30 * kMiB);
   release_recycled_memory();
 }
 

@@ -1,4 +1,4 @@
-#include "io/config/gradient_config.hpp"
+#include "io/config/gradient_spec.hpp"
 
 #include <algorithm>
 
@@ -7,22 +7,23 @@
 #include "io/config/ensemble_section.hpp"
 #include "io/config/detail/joined.hpp"
 #include "io/config/expression_reader.hpp"
+#include "solvers/method.hpp"
 
 namespace backsweep {
 
 namespace {
 
-using detail::read_expression;
+using detail::read_formula;
 using detail::TomlSection;
 
-void read_objective(const TomlSection& root, GradientConfig& config) {
+void read_objective(const TomlSection& root, const ExpressionScope& scope, GradientSpec& config) {
   const auto objective = root.subsection("objective");
   if (!objective) root.fail("objective", "the [objective] section is required by gradient");
   objective->reject_unknown_keys({"terminal", "integral", "observation"});
   if (objective->has("terminal"))
-    config.terminal = read_expression(*objective, "terminal", config.scope);
+    config.terminal = read_formula(*objective, "terminal", scope);
   if (objective->has("integral"))
-    config.integral = read_expression(*objective, "integral", config.scope);
+    config.integral = read_formula(*objective, "integral", scope);
   if (const toml::node* node = objective->table().get("observation")) {
     const toml::array* list = node->as_array();
     if (!list || !list->is_array_of_tables())
@@ -34,7 +35,7 @@ void read_objective(const TomlSection& root, GradientConfig& config) {
       const IntegrateOptions& span = config.simulate.integrate;
       if (t < span.t0 || t > span.t1) entry.fail("time", "lies outside [time.start, time.end]");
       if (!entry.has("formula")) entry.fail("formula", "is required");
-      config.observations.push_back({t, read_expression(entry, "formula", config.scope)});
+      config.observations.push_back({t, read_formula(entry, "formula", scope)});
     }
     std::stable_sort(config.observations.begin(), config.observations.end(),
                      [](const auto& a, const auto& b) { return a.time < b.time; });
@@ -43,16 +44,16 @@ void read_objective(const TomlSection& root, GradientConfig& config) {
     objective->fail("terminal", "give at least one of terminal, integral, observation");
 }
 
-void read_gradient(const TomlSection& root, GradientConfig& config) {
+void read_gradient(const TomlSection& root, GradientSpec& config) {
   // On a grid, parameter fields are reported as fields: names are the scalars.
   const std::vector<std::string> names = config.simulate.scalar_parameter_names();
   for (std::size_t j = 0; j < names.size(); ++j) config.parameters.push_back(j);
   config.mode = automatic_gradient_mode(config.simulate.state_names.size(), names.size());
   // Without a stepper (CVODES), its own adjoint unless the tangent (its forward
   // sensitivities) is asked for by name: the tangent's Dual lanes need our stepper.
-  const bool stepper = config.simulate.method.has_stepper();
+  const bool stepper = find_method(config.simulate.method_name)->has_stepper();
   // Off the cpu, a grid kernel's gradient is the adjoint (its tangent is host code).
-  const bool on_backend = config.simulate.backend != "cpu" && config.simulate.grid_kernel;
+  const bool on_backend = config.simulate.backend != "cpu" && config.simulate.kind == ModelKind::grid_kernel;
   if (!stepper || on_backend) config.mode = GradientMode::adjoint;
   const auto gradient = root.subsection("gradient");
   if (!gradient) return;
@@ -84,7 +85,7 @@ void read_gradient(const TomlSection& root, GradientConfig& config) {
                                "\" takes the adjoint");
 }
 
-void read_monitor(const TomlSection& root, GradientConfig& config) {
+void read_monitor(const TomlSection& root, GradientSpec& config) {
   const auto section = root.subsection("monitor");
   if (!section) return;
   section->reject_unknown_keys({"tolerance", "growing_amplification", "windows"});
@@ -103,14 +104,11 @@ void read_monitor(const TomlSection& root, GradientConfig& config) {
 
 }  // namespace
 
-GradientConfig load_gradient_config(const std::string& path) { return gradient_config(read_config_file(path)); }
-
-GradientConfig gradient_config(const ConfigFile& file) {
+GradientSpec gradient_spec(const ConfigFile& file) {
   const TomlSection root(file.document, file.path, "");
-  GradientConfig config;
+  GradientSpec config;
   config.simulate = detail::read_simulate_sections(root);
-  config.scope = expression_scope(config.simulate);
-  read_objective(root, config);
+  read_objective(root, expression_scope(config.simulate), config);
   read_gradient(root, config);
   config.checkpointing =
       detail::read_checkpointing(root, config.simulate.output_dir, config.simulate.initial_state.size());

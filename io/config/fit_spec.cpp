@@ -1,4 +1,4 @@
-#include "io/config/fit_config.hpp"
+#include "io/config/fit_spec.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -43,7 +43,7 @@ std::size_t index_of(const TomlSection& section, std::string_view key,
 }
 
 // The index of the first value of parameter field `name` in the model's parameters.
-std::optional<std::size_t> parameter_field_index(const SimulateConfig& sim, const std::string& name) {
+std::optional<std::size_t> parameter_field_index(const SimulateSpec& sim, const std::string& name) {
   const GridLayout* fields = sim.fields();
   if (!fields) return std::nullopt;
   const auto& names = fields->parameter_fields();
@@ -54,7 +54,7 @@ std::optional<std::size_t> parameter_field_index(const SimulateConfig& sim, cons
 
 // [regularization.<field>]: tikhonov, h1, tv (weights >= 0), tv_epsilon, reference
 // ("prior": the field [parameters] gives, or a number).
-void read_regularization(const TomlSection& root, const SimulateConfig& sim, FitParameter& p) {
+void read_regularization(const TomlSection& root, const SimulateSpec& sim, FitParameter& p) {
   const auto all = root.subsection("regularization");
   if (!all) return;
   const auto section = all->subsection(p.name);
@@ -75,8 +75,8 @@ void read_regularization(const TomlSection& root, const SimulateConfig& sim, Fit
     section->fail("reference", "must be \"prior\" (the field [parameters] gives) or a number");
 }
 
-void read_estimates(const TomlSection& root, FitConfig& config) {
-  const SimulateConfig& sim = config.simulate;
+void read_estimates(const TomlSection& root, FitSpec& config) {
+  const SimulateSpec& sim = config.simulate;
   const std::vector<TomlSection> entries = table_array(root, "estimate");
   if (entries.empty()) root.fail("estimate", "a fit needs at least one [[estimate]] table");
   for (const TomlSection& entry : entries) {
@@ -130,7 +130,7 @@ void read_estimates(const TomlSection& root, FitConfig& config) {
     }
 }
 
-void read_observables(const TomlSection& root, FitConfig& config) {
+void read_observables(const TomlSection& root, FitSpec& config) {
   const std::vector<TomlSection> entries = table_array(root, "observables");
   if (entries.empty()) root.fail("observables", "a fit needs at least one [[observables]] table");
   const ExpressionScope scope = expression_scope(config.simulate);
@@ -139,10 +139,10 @@ void read_observables(const TomlSection& root, FitConfig& config) {
     if (!entry.has("name")) entry.fail("name", "is required");
     const std::string name = entry.string("name", "");
     if (name.empty()) entry.fail("name", "must not be empty");
-    for (const FitObservable& other : config.observables)
+    for (const ObservableSpec& other : config.observables)
       if (other.name == name) entry.fail("name", "observable '" + name + "' is defined twice");
     if (!entry.has("formula")) entry.fail("formula", "is required");
-    config.observables.push_back({name, detail::read_expression(entry, "formula", scope)});
+    config.observables.push_back({name, detail::read_formula(entry, "formula", scope)});
   }
 }
 
@@ -161,8 +161,8 @@ void read_overrides(const TomlSection& entry, std::string_view key,
   }
 }
 
-void read_experiments(const TomlSection& root, FitConfig& config) {
-  const SimulateConfig& sim = config.simulate;
+void read_experiments(const TomlSection& root, FitSpec& config) {
+  const SimulateSpec& sim = config.simulate;
   const std::vector<TomlSection> entries = table_array(root, "experiments");
   const std::vector<bool> none(sim.state_names.size(), false);
   if (entries.empty()) {
@@ -189,7 +189,7 @@ void read_experiments(const TomlSection& root, FitConfig& config) {
   }
 }
 
-void read_settings(const TomlSection& root, FitConfig& config) {
+void read_settings(const TomlSection& root, FitSpec& config) {
   if (const auto noise = root.subsection("noise")) {
     noise->reject_unknown_keys({"model", "sigma"});
     if (noise->string("model", "gaussian") != "gaussian") noise->fail("model", "must be gaussian");
@@ -225,7 +225,7 @@ void read_settings(const TomlSection& root, FitConfig& config) {
       detail::read_checkpointing(root, config.simulate.output_dir, config.simulate.initial_state.size());
 }
 
-void read_data(const TomlSection& root, FitConfig& config) {
+void read_data(const TomlSection& root, FitSpec& config) {
   const auto data = root.subsection("data");
   if (!data) root.fail("data", "a fit needs [data] with measurements = \"file.csv\"");
   data->reject_unknown_keys({"measurements"});
@@ -252,11 +252,9 @@ void read_data(const TomlSection& root, FitConfig& config) {
 
 }  // namespace
 
-FitConfig load_fit_config(const std::string& path) { return fit_config(read_config_file(path)); }
-
-FitConfig fit_config(const ConfigFile& file) {
+FitSpec fit_spec(const ConfigFile& file) {
   const TomlSection root(file.document, file.path, "");
-  FitConfig config;
+  FitSpec config;
   config.simulate = detail::read_simulate_sections(root);
   if (root.has("ensemble"))
     root.fail("ensemble", "is for gradient configs with an [objective]; a fit starts from [optimizer] starts");
@@ -268,7 +266,7 @@ FitConfig fit_config(const ConfigFile& file) {
   return config;
 }
 
-bool estimates_field(const FitConfig& config) {
+bool estimates_field(const FitSettings& config) {
   return std::any_of(config.parameters.begin(), config.parameters.end(),
                      [](const FitParameter& p) { return p.estimate && p.field; });
 }

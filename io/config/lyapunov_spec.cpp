@@ -1,12 +1,13 @@
-#include "io/config/lyapunov_config.hpp"
+#include "io/config/lyapunov_spec.hpp"
 
 #include <cmath>
 
 #include "io/config/config_sections.hpp"
+#include "solvers/method.hpp"
 
 namespace backsweep {
 
-LyapunovConfig load_lyapunov_config(const std::string& path) {
+LyapunovSpec lyapunov_spec(const std::string& path) {
   toml::table document = detail::parse_toml_file(path);
   const detail::TomlSection root(document, path, "");
   detail::reject_unknown_sections(root);
@@ -32,19 +33,20 @@ LyapunovConfig load_lyapunov_config(const std::string& path) {
     const double start = time->contains("start") ? (*time)["start"].value_or(0.0) : 0.0;
     time->insert("end", start + options.transient + options.duration);
   }
-  LyapunovConfig config{detail::read_simulate_sections(root), options};
-  const SimulateConfig& sim = config.simulate;
+  LyapunovSpec config{detail::read_simulate_sections(root), options};
+  const SimulateSpec& sim = config.simulate;
+  const Method& method = *find_method(sim.method_name);
   const std::size_t n = sim.state_names.size();
   config.options.exponents = section->count("exponents", n);
   if (config.options.exponents == 0 || config.options.exponents > n)
     section->fail("exponents", "must be between 1 and the number of states (" +
                                    std::to_string(n) + ")");
   config.options.t0 = sim.integrate.t0;
-  if (!sim.method.takes_fixed_step()) {
+  if (!method.takes_fixed_step()) {
     // CVODES chooses its steps; the tangent vectors are re-orthonormalised every `interval`.
     if (section->has("reorthonormalize_every"))
       section->fail("reorthonormalize_every", "counts steps of a backsweep method; with " +
-                                                  std::string(sim.method.name()) + " give interval (time)");
+                                                  sim.method_name + " give interval (time)");
     config.options.step = section->number("interval", 0.1);
     if (!(config.options.step > 0.0)) section->fail("interval", "must be > 0");
     config.options.reorthonormalize_every = 1;
@@ -52,7 +54,7 @@ LyapunovConfig load_lyapunov_config(const std::string& path) {
     config.options.atol = sim.integrate.atol;
   } else {
     if (section->has("interval"))
-      section->fail("interval", "is for CVODES methods; " + std::string(sim.method.name()) +
+      section->fail("interval", "is for CVODES methods; " + sim.method_name +
                                     " re-orthonormalises every reorthonormalize_every steps");
     config.options.step = sim.integrate.step;
     if (!(config.options.step > 0.0)) {

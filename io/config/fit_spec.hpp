@@ -2,7 +2,8 @@
 // What `fit` reads (and `gradient` when the file has [data] but no [objective]): the
 // simulate sections, [[estimate]], [[observables]], [data], [[experiments]], [noise],
 // [optimizer] and [checkpointing] (docs/config.md). The measurements are read from the
-// CSV file [data] names, relative to the config file's folder.
+// CSV file [data] names, relative to the config file's folder. The observables are
+// formulas, checked here; io/assembly/fit_config.hpp parses them for the engine.
 #include <string>
 #include <vector>
 
@@ -13,8 +14,8 @@
 #include "io/config/checkpointing_config.hpp"
 #include "io/config/config_file.hpp"
 #include "io/config/measurements.hpp"
-#include "io/config/simulate_config.hpp"
-#include "models/expression.hpp"
+#include "io/config/formula.hpp"
+#include "io/config/simulate_spec.hpp"
 
 namespace backsweep {
 
@@ -32,23 +33,22 @@ struct FitParameter {
   FieldRegularization regularization;  // [regularization.<name>], fields only
 };
 
-struct FitObservable {
+struct ObservableSpec {
   std::string name;
-  Expression formula;  // of t, the states, the parameters (expression_scope)
+  Formula formula;  // of t, the states, the parameters (expression_scope)
 };
 
 struct FitExperimentConfig {
   std::string id;
   std::vector<double> initial_state, parameters;  // with the experiment's overrides
   // Per state: the experiment gives its initial value; otherwise [initial] does (a
-  // number, or an expression of the parameters: simulate.initial_expressions).
+  // number, or an expression of the parameters: simulate.initial_formulas).
   std::vector<bool> initial_overridden;
 };
 
-struct FitConfig {
-  SimulateConfig simulate;
+// What a fit config says beyond its model and its observables' formulas.
+struct FitSettings {
   std::vector<FitParameter> parameters;
-  std::vector<FitObservable> observables;
   std::vector<FitExperimentConfig> experiments;
   std::string measurements_path;
   std::vector<Measurement> measurements;
@@ -58,11 +58,15 @@ struct FitConfig {
   CheckpointingConfig checkpointing;
 };
 
-FitConfig load_fit_config(const std::string& path);
-// The same from a file already read (ConfigError on any problem).
-FitConfig fit_config(const ConfigFile& file);
+struct FitSpec : FitSettings {
+  SimulateSpec simulate;
+  std::vector<ObservableSpec> observables;
+};
+
+// ConfigError on any problem.
+FitSpec fit_spec(const ConfigFile& file);
 
 // Whether a parameter field is estimated (a fit of a field runs from its prior, once).
-bool estimates_field(const FitConfig& config);
+bool estimates_field(const FitSettings& config);
 
 }  // namespace backsweep

@@ -7,15 +7,15 @@
 #include <string>
 
 #include "adjoint/lyapunov_spectrum.hpp"
-#include "io/config/simulate_config.hpp"
+#include "io/config/simulate_spec.hpp"
 
 namespace backsweep {
 
-struct LyapunovConfig {
-  SimulateConfig simulate;
+struct LyapunovSpec {
+  SimulateSpec simulate;
   LyapunovOptions options;  // t0, step (CVODES: lyapunov.interval) and tolerances from [time] and [solver]
 };
 
-LyapunovConfig load_lyapunov_config(const std::string& path);
+LyapunovSpec lyapunov_spec(const std::string& path);
 
 }  // namespace backsweep

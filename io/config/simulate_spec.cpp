@@ -1,4 +1,4 @@
-#include "io/config/simulate_config.hpp"
+#include "io/config/simulate_spec.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -14,6 +14,7 @@
 #include "models/builtin/registry.hpp"
 #include "models/sparsity.hpp"
 #include "solvers/butcher_tableau.hpp"
+#include "solvers/method.hpp"
 
 namespace backsweep {
 
@@ -30,7 +31,7 @@ const std::initializer_list<std::string_view> kSections = {
     "experiments",  "noise",      "optimizer", "lyapunov", "monitor",  "grid",
     "ensemble",     "regularization"};
 
-void read_time(const TomlSection& root, SimulateConfig& config) {
+void read_time(const TomlSection& root, SimulateSpec& config) {
   const auto time = root.subsection("time");
   if (!time) root.fail("time", "the [time] section is required");
   time->reject_unknown_keys({"start", "end", "output", "output_step"});
@@ -65,28 +66,32 @@ void read_time(const TomlSection& root, SimulateConfig& config) {
   }
 }
 
-bool declares_sparsity(const SimulateConfig& config) {
+// The method a spec names (read_solver has checked the name).
+const Method& method_of(const SimulateSpec& config) { return *find_method(config.method_name); }
+
+bool declares_sparsity(const SimulateSpec& config) {
   bool declared = false;
   const auto check = [&](const auto& model) { declared = HasSparsityPattern<std::remove_cvref_t<decltype(model)>>; };
-  if (config.expression_model) check(*config.expression_model);
-  else if (config.grid_kernel) models::visit_grid_kernel(*config.grid_kernel, check);
+  if (config.kind == ModelKind::equations) declared = HasSparsityPattern<ExpressionModel>;
+  else if (config.kind == ModelKind::grid_kernel)
+    models::visit_grid_kernel(models::GridKernel{config.model, *config.layout, config.source}, check);
   else models::visit_builtin_model(config.model, config.model_points, check);
   return declared;
 }
 
 // solver.linear_solver: auto | dense | sparse, for implicit methods.
-void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
+void read_linear_solver(const TomlSection& solver, SimulateSpec& config) {
   if (!solver.has("linear_solver")) return;
   const std::string name = solver.string("linear_solver", "auto");
-  LinearSolver& choice = config.method.newton.linear_solver;
+  LinearSolver& choice = config.linear_solver;
+  const Method& method = method_of(config);
   if (name == "auto") choice = LinearSolver::automatic;
   else if (name == "dense") choice = LinearSolver::dense;
   else if (name == "sparse") choice = LinearSolver::sparse;
   else solver.fail("linear_solver", "unknown linear solver '" + name + "' (known: auto, dense, sparse)");
-  const std::string method(config.method.name());
-  if (!config.method.solves_linear_systems())
-    solver.fail("linear_solver", "is for implicit methods; '" + method + "' " +
-                                     (config.method.is_explicit() ? "is explicit" : "iterates without linear solves"));
+  if (!method.solves_linear_systems())
+    solver.fail("linear_solver", "is for implicit methods; '" + config.method_name + "' " +
+                                     (method.is_explicit() ? "is explicit" : "iterates without linear solves"));
   if (choice == LinearSolver::sparse && !declares_sparsity(config))
     solver.fail("linear_solver", "sparse needs a model that declares its sparsity pattern; '" +
                                      config.model + "' does not (use auto or dense)");
@@ -95,18 +100,15 @@ void read_linear_solver(const TomlSection& solver, SimulateConfig& config) {
 // solver.backend: where the work runs, checked against the backends' table
 // (backends.hpp): a model or method that cannot run there is refused here, by key,
 // saying where it runs.
-void read_backend(const TomlSection& root, const TomlSection& solver, SimulateConfig& config) {
+void read_backend(const TomlSection& root, const TomlSection& solver, SimulateSpec& config) {
   config.backend = solver.string("backend", "cpu");
-  const ModelKind kind = config.grid_kernel         ? ModelKind::grid_kernel
-                         : config.expression_model ? ModelKind::equations
-                                                   : ModelKind::builtin_ode;
-  const std::string refusal =
-      backend_refusal(config.backend, kind, config.model, config.method.is_explicit(), config.method.name(),
-                      root.has("ensemble") || root.has("data"));
+  const Method& method = method_of(config);
+  const std::string refusal = backend_refusal(config.backend, config.kind, config.model, method.is_explicit(),
+                                              method.name(), root.has("ensemble") || root.has("data"));
   if (!refusal.empty()) solver.fail("backend", refusal);
 }
 
-void read_solver(const TomlSection& root, SimulateConfig& config) {
+void read_solver(const TomlSection& root, SimulateSpec& config) {
   IntegrateOptions& options = config.integrate;
   const auto solver = root.subsection("solver");
   if (!solver) return;
@@ -120,9 +122,9 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
     for (const Method& m : all_methods) names.push_back(m.name());
     solver->fail("method", "unknown method '" + name + "' (known: " + joined(names) + ")");
   }
-  config.method = *method;
-  config.method.newton.tolerance = solver->number("newton_tolerance", config.method.newton.tolerance);
-  if (!(config.method.newton.tolerance > 0.0)) solver->fail("newton_tolerance", "must be > 0");
+  config.method_name = name;
+  config.newton_tolerance = solver->optional_number("newton_tolerance");
+  if (config.newton_tolerance && !(*config.newton_tolerance > 0.0)) solver->fail("newton_tolerance", "must be > 0");
   if (solver->has("newton_tolerance") && !method->implicit())
     solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
   read_linear_solver(*solver, config);
@@ -151,16 +153,15 @@ void read_solver(const TomlSection& root, SimulateConfig& config) {
 
 }  // namespace
 
-ExpressionScope expression_scope(const SimulateConfig& config) {
+ExpressionScope expression_scope(const SimulateSpec& config) {
   if (const GridLayout* fields = config.fields())
     return model_scope(*fields, config.scalar_parameter_names(), config.constants);
   return model_scope(config.state_names, config.parameter_names, config.constants);
 }
 
-SimulateConfig load_simulate_config(const std::string& path) {
-  const toml::table document = detail::parse_toml_file(path);
-  const TomlSection root(document, path, "");
-  SimulateConfig config = detail::read_simulate_sections(root);
+SimulateSpec simulate_spec(const ConfigFile& file) {
+  const TomlSection root(file.document, file.path, "");
+  SimulateSpec config = detail::read_simulate_sections(root);
   // Every fixed step kept: the trajectory's size is known now, and is refused now if no
   // machine like this one could hold it (twice: a growing array copies itself).
   const IntegrateOptions& options = config.integrate;
@@ -180,9 +181,9 @@ SimulateConfig load_simulate_config(const std::string& path) {
 
 void detail::reject_unknown_sections(const TomlSection& root) { root.reject_unknown_keys(kSections); }
 
-SimulateConfig detail::read_simulate_sections(const TomlSection& root) {
+SimulateSpec detail::read_simulate_sections(const TomlSection& root) {
   reject_unknown_sections(root);
-  SimulateConfig config;
+  SimulateSpec config;
   config.file = root.position("").file;
   detail::read_model_section(root, config);
   detail::read_parameters_and_initial(root, config);

@@ -1,0 +1,18 @@
+#pragma once
+// A lyapunov config built for the engine (simulate_config.hpp), with the spectrum's options.
+#include <string>
+
+#include "adjoint/lyapunov_spectrum.hpp"
+#include "io/assembly/simulate_config.hpp"
+#include "io/config/lyapunov_spec.hpp"
+
+namespace backsweep {
+
+struct LyapunovConfig {
+  SimulateConfig simulate;
+  LyapunovOptions options;
+};
+
+LyapunovConfig load_lyapunov_config(const std::string& path);
+
+}  // namespace backsweep

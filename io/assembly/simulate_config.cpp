@@ -1,0 +1,76 @@
+#include "io/assembly/simulate_config.hpp"
+
+#include <utility>
+
+#include "io/config/expression_reader.hpp"
+#include "models/field_equations.hpp"
+
+namespace backsweep {
+
+namespace {
+
+std::vector<Expression> parsed(const std::vector<Formula>& formulas, const ExpressionScope& scope) {
+  std::vector<Expression> expressions;
+  expressions.reserve(formulas.size());
+  for (const Formula& formula : formulas) expressions.push_back(parse_formula(formula, scope));
+  return expressions;
+}
+
+// A defined model: on a grid, its equations are programs over a point and its stencils.
+std::shared_ptr<const ExpressionModel> equations_model(const SimulateSpec& spec) {
+  if (!spec.layout)
+    return std::make_shared<const ExpressionModel>(spec.state_names, spec.parameter_names,
+                                                   parsed(spec.equations, expression_scope(spec)));
+  const GridLayout& layout = *spec.layout;
+  FieldEquations on_grid(layout.grid(), layout.fields(), layout.parameter_fields(), layout.scalar_parameters());
+  std::vector<std::string> constant_names;
+  std::vector<double> constant_values;
+  for (const NamedConstant& c : spec.constants) {
+    constant_names.push_back(c.name);
+    constant_values.push_back(c.value);
+  }
+  const std::vector<std::string> scalars = spec.scalar_parameter_names();
+  std::vector<Expression> equations =
+      parsed(spec.equations, on_grid.point_scope(scalars, constant_names, constant_values));
+  return std::make_shared<const ExpressionModel>(std::move(on_grid), scalars, std::move(equations));
+}
+
+}  // namespace
+
+SimulateConfig assemble_simulate(SimulateSpec spec) {
+  SimulateConfig config;
+  static_cast<SimulateSpec&>(config) = std::move(spec);
+  if (config.kind == ModelKind::equations) config.expression_model = equations_model(config);
+  if (config.kind == ModelKind::grid_kernel)
+    config.grid_kernel = std::make_shared<const models::GridKernel>(
+        models::GridKernel{config.model, *config.layout, config.source});
+  config.method = *find_method(config.method_name);
+  if (config.newton_tolerance) config.method.newton.tolerance = *config.newton_tolerance;
+  config.method.newton.linear_solver = config.linear_solver;
+  // An ODE's initial values are expressions of the parameters and constants (a grid's
+  // initial fields are numbers once read).
+  config.initial_expressions.resize(config.initial_formulas.size());
+  if (config.layout) return config;
+  ExpressionScope scope(config.parameter_names);
+  for (const NamedConstant& constant : config.constants) scope.add_constant(constant.name, constant.value);
+  for (std::size_t i = 0; i < config.initial_formulas.size(); ++i)
+    if (const std::optional<Formula>& formula = config.initial_formulas[i])
+      config.initial_expressions[i] = parse_formula(*formula, scope);
+  return config;
+}
+
+SimulateConfig load_simulate_config(const std::string& path) {
+  return assemble_simulate(simulate_spec(read_config_file(path)));
+}
+
+MemberValues member_values(const SimulateConfig& config, const EnsembleConfig& ensemble, std::size_t member) {
+  MemberValues values{config.initial_state, config.parameters};
+  const std::vector<double>& row = ensemble.members[member];
+  for (std::size_t k = 0; k < ensemble.varied.size(); ++k)
+    (ensemble.varied[k].state ? values.y0 : values.p)[ensemble.varied[k].index] = row[k];
+  for (std::size_t i = 0; i < values.y0.size(); ++i)
+    if (const auto& e = config.initial_expressions[i]) values.y0[i] = e->evaluate(values.p.data());
+  return values;
+}
+
+}  // namespace backsweep
