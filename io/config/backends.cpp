@@ -89,7 +89,8 @@ std::string backend_refusal(std::string_view name, ModelKind kind, std::string_v
   if (!backend) return "unknown backend '" + std::string(name) + "' (known: " + detail::joined(known) + ")";
   const std::string where = "model '" + std::string(model) + "' with '" + std::string(method) + "' can run on the " +
                             alternatives(able) + " backend" + (able.size() > 1 ? "s" : "");
-  const std::string quoted = "'" + std::string(name) + "': ";
+  std::string quoted = "'";  // appended: GCC 12 misreports "'" + string (-Wrestrict)
+  quoted.append(name).append("': ");
   if (!backend->built) return quoted + std::string(backend->missing) + "; " + where;
   if ((parallel_runs && backend->parallel_runs) || backend->runs(kind, explicit_method)) return "";
   return quoted + where + "; " + what_runs(*backend) + ", and [ensemble] members and a fit's starts on " +

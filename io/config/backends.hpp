@@ -14,9 +14,9 @@ namespace backsweep {
 enum class ModelKind { builtin_ode, equations, grid_kernel };
 
 struct BackendEntry {
-  std::string_view name;
+  std::string_view name = {};
   bool built = false;             // compiled into this program
-  std::string_view missing;       // where not built: why, and how to get it
+  std::string_view missing = {};  // where not built: why, and how to get it
   bool runs_builtin_ode = false;
   bool runs_equations = false;
   bool runs_grid_kernel = false;
