@@ -105,4 +105,9 @@ ExpressionModel ExpressionModel::parse(FieldEquations fields, std::vector<std::s
 // traced at does not matter.
 SparsityPattern ExpressionModel::sparsity() const { return traced_sparsity(*this); }
 
+void ExpressionModel::compile(const CompilerOptions& options, int threads) {
+  if (!fields_) throw std::logic_error("only equations on a grid are compiled to native kernels");
+  compiled_ = std::make_shared<const CompiledFieldKernel>(*fields_, program_, options, threads);
+}
+
 }  // namespace backsweep

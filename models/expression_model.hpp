@@ -13,8 +13,10 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "models/compiled_kernel.hpp"
 #include "models/expression.hpp"
 #include "models/field_equations.hpp"
 #include "models/sparsity.hpp"
@@ -87,9 +89,22 @@ class ExpressionModel {
   // Newton matrices on it (KLU) for PDEs on grids and large reaction networks.
   SparsityPattern sparsity() const;
 
+  // From now on the grid equations' values and VJPs on doubles run as native code built by
+  // the system compiler (compiled_kernel.hpp) on `threads` threads; other scalars (Dual)
+  // keep the interpreter, the reference the kernels are tested against. Throws
+  // NativeLibraryError where no kernel can be built (the model is then unchanged), and
+  // std::logic_error for a model not on a grid.
+  void compile(const CompilerOptions& options, int threads = 1);
+  // The native kernels, or null where the interpreter runs.
+  const CompiledFieldKernel* compiled() const { return compiled_.get(); }
+
   template <class T>
   void operator()(T t, const T* y, const T* p, T* dydt) const {
-    if (fields_) return fields_->run(program_, t, y, p, dydt);
+    if (fields_) {
+      if constexpr (std::is_same_v<T, double>)
+        if (compiled_) return compiled_->rhs(t, y, p, dydt);
+      return fields_->run(program_, t, y, p, dydt);
+    }
     const T* segments[] = {&t, y, p};
     program_.run(segments, dydt);
   }
@@ -111,6 +126,8 @@ class ExpressionModel {
   template <class V>
   void vjp(Tape<V>& tape, V t, const V* y, const V* p, const V* lambda, V* vjp_y,
            V* vjp_p) const {
+    if constexpr (std::is_same_v<V, double>)
+      if (compiled_) return compiled_->vjp(tape.values, t, y, p, lambda, vjp_y, vjp_p);
     if (fields_) return fields_->vjp(program_, tape.values, t, y, p, lambda, vjp_y, vjp_p);
     const V* segments[] = {&t, y, p};
     tape.values.resize(program_.ops.size());
@@ -125,6 +142,7 @@ class ExpressionModel {
   std::vector<std::string> state_names_, param_names_;  // on a grid: the fields, the scalars
   std::vector<Expression> equations_;
   std::shared_ptr<const FieldEquations> fields_;
+  std::shared_ptr<const CompiledFieldKernel> compiled_;
   detail::ExpressionProgram program_;  // every equation, the last step of each writing dy_i/dt
 };
 

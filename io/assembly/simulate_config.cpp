@@ -1,9 +1,11 @@
 #include "io/assembly/simulate_config.hpp"
 
+#include <iostream>
 #include <utility>
 
 #include "io/config/expression_reader.hpp"
 #include "models/field_equations.hpp"
+#include "platform/printable.hpp"
 
 namespace backsweep {
 
@@ -17,9 +19,9 @@ std::vector<Expression> parsed(const std::vector<Formula>& formulas, const Expre
 }
 
 // A defined model: on a grid, its equations are programs over a point and its stencils.
-std::shared_ptr<const ExpressionModel> equations_model(const SimulateSpec& spec) {
+std::shared_ptr<ExpressionModel> equations_model(const SimulateSpec& spec) {
   if (!spec.layout)
-    return std::make_shared<const ExpressionModel>(spec.state_names, spec.parameter_names,
+    return std::make_shared<ExpressionModel>(spec.state_names, spec.parameter_names,
                                                    parsed(spec.equations, expression_scope(spec)));
   const GridLayout& layout = *spec.layout;
   FieldEquations on_grid(layout.grid(), layout.fields(), layout.parameter_fields(), layout.scalar_parameters());
@@ -32,7 +34,19 @@ std::shared_ptr<const ExpressionModel> equations_model(const SimulateSpec& spec)
   const std::vector<std::string> scalars = spec.scalar_parameter_names();
   std::vector<Expression> equations =
       parsed(spec.equations, on_grid.point_scope(scalars, constant_names, constant_values));
-  return std::make_shared<const ExpressionModel>(std::move(on_grid), scalars, std::move(equations));
+  return std::make_shared<ExpressionModel>(std::move(on_grid), scalars, std::move(equations));
+}
+
+// Equations on a grid as native kernels (on every OpenMP thread for backend omp), or,
+// where none can be built, by the interpreter, said in one line on stderr.
+void compile_kernels(ExpressionModel& model, const SimulateSpec& spec) {
+  CompilerOptions options;
+  options.cache = spec.kernel_cache;
+  try {
+    model.compile(options, spec.backend == "omp" ? 0 : 1);
+  } catch (const NativeLibraryError& error) {
+    std::cerr << "backsweep: the equations run on the interpreter: " << printable(error.what()) << "\n";
+  }
 }
 
 }  // namespace
@@ -40,7 +54,11 @@ std::shared_ptr<const ExpressionModel> equations_model(const SimulateSpec& spec)
 SimulateConfig assemble_simulate(SimulateSpec spec) {
   SimulateConfig config;
   static_cast<SimulateSpec&>(config) = std::move(spec);
-  if (config.kind == ModelKind::equations) config.expression_model = equations_model(config);
+  if (config.kind == ModelKind::equations) {
+    const std::shared_ptr<ExpressionModel> model = equations_model(config);
+    if (config.layout && config.compiled_kernels) compile_kernels(*model, config);
+    config.expression_model = model;
+  }
   if (config.kind == ModelKind::grid_kernel)
     config.grid_kernel = std::make_shared<const models::GridKernel>(
         models::GridKernel{config.model, *config.layout, config.source});

@@ -14,7 +14,8 @@ namespace {
 constexpr bool kOpenMP = BACKSWEEP_OPENMP_BUILT;
 
 // The Thrust backends run the hand-written grid kernels' device forms (gpu/) with the
-// explicit steppers; everything else runs on the cpu.
+// explicit steppers; omp also runs equations on a grid, compiled, on OpenMP threads;
+// everything else runs on the cpu.
 const std::array<BackendEntry, 3> kBackends{{
     {.name = "cpu",
      .built = true,
@@ -25,6 +26,7 @@ const std::array<BackendEntry, 3> kBackends{{
     {.name = "omp",
      .built = kOpenMP,
      .missing = "this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)",
+     .runs_equations = true,  // on a grid, as compiled kernels on OpenMP threads
      .runs_grid_kernel = true,
      .parallel_runs = true},
     {.name = "cuda",

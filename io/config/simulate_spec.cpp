@@ -108,13 +108,29 @@ void read_backend(const TomlSection& root, const TomlSection& solver, SimulateSp
   if (!refusal.empty()) solver.fail("backend", refusal);
 }
 
+// solver.kernels: compiled | interpreted, and solver.kernel_cache, for equations on a grid.
+void read_kernels(const TomlSection& solver, SimulateSpec& config) {
+  const bool on_grid = config.kind == ModelKind::equations && config.layout;
+  const std::string kernels = solver.string("kernels", on_grid ? "compiled" : "interpreted");
+  if (kernels != "compiled" && kernels != "interpreted")
+    solver.fail("kernels", "unknown kernels '" + kernels + "' (known: compiled, interpreted)");
+  if (kernels == "compiled" && !on_grid)
+    solver.fail("kernels", "compiled kernels are built for models defined by equations on a [grid]");
+  config.compiled_kernels = kernels == "compiled";
+  config.kernel_cache = solver.string("kernel_cache", "");
+  if (solver.has("kernel_cache") && config.kernel_cache.empty()) solver.fail("kernel_cache", "must name a folder");
+  if (config.backend == "omp" && config.kind == ModelKind::equations && !config.compiled_kernels)
+    solver.fail("backend", on_grid ? "omp runs equations as compiled kernels (solver.kernels = \"compiled\")"
+                                   : "omp runs equations on a [grid]; this model's run on cpu");
+}
+
 void read_solver(const TomlSection& root, SimulateSpec& config) {
   IntegrateOptions& options = config.integrate;
   const auto solver = root.subsection("solver");
   if (!solver) return;
   solver->reject_unknown_keys(
       {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step",
-       "newton_tolerance", "linear_solver", "backend"});
+       "newton_tolerance", "linear_solver", "backend", "kernels", "kernel_cache"});
   const std::string name = solver->string("method", "dopri5");
   const Method* method = find_method(name);
   if (!method) {
@@ -129,6 +145,7 @@ void read_solver(const TomlSection& root, SimulateSpec& config) {
     solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
   read_linear_solver(*solver, config);
   read_backend(root, *solver, config);
+  read_kernels(*solver, config);
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
   if (solver->has("step") && !method->takes_fixed_step())

@@ -41,6 +41,10 @@ struct SimulateSpec {
   std::string output_dir;              // relative to the working directory
   bool vtk = false;                    // [output] vtk: also VTK files of the fields (grids)
   std::string backend = "cpu";         // [solver] backend (backends.hpp)
+  // [solver] kernels: equations on a grid run as native code built at run time (else by
+  // the interpreter), kept in [solver] kernel_cache ("": default_kernel_cache()).
+  bool compiled_kernels = true;
+  std::string kernel_cache;
 
   // Where the numbers of a model on a grid ([grid]) live, else null.
   const GridLayout* fields() const { return layout ? &*layout : nullptr; }

@@ -1,0 +1,27 @@
+#pragma once
+// The C++ source of a grid model's kernels, generated from its equations (FieldEquations and
+// the point program): a right-hand side and a VJP over the whole grid, row by row, for the
+// system compiler to turn into vectorised native code (compiled_kernel.hpp). Exported:
+//
+//   void bs_rhs(const bs_grid_call*)            dydt = f(t, y, p)
+//   void bs_vjp(const bs_grid_call*)            vjp_y = λᵀ df/dy, vjp_p = λᵀ df/dp
+//   long bs_vjp_scratch(const bs_grid_call*)    the doubles bs_vjp's scratch must hold
+//   int bs_abi_version(void)
+//
+// Each point computes what the interpreter (FieldEquations::run) computes, in the same
+// order: its fields and operators bitwise. The VJP gathers: a first pass runs the point
+// program and its reverse, keeping each operator's adjoint at each point; a second pass
+// adds to each point what its neighbours' operators owe it, through the operators' exact
+// transposes written as gathers (models/stencil.hpp), so no two points write one place and
+// rows may run on any number of threads. The scalar parameters' adjoints are summed per row
+// and then over rows in order: a VJP gives the same bits on one thread or many.
+#include <string>
+
+#include "models/expression_program.hpp"
+#include "models/field_equations.hpp"
+
+namespace backsweep {
+
+std::string field_kernel_source(const FieldEquations& fields, const detail::ExpressionProgram& program);
+
+}  // namespace backsweep

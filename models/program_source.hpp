@@ -1,0 +1,42 @@
+#pragma once
+// ProgramSource: C++ statements computing what an ExpressionProgram computes on doubles
+// (run) and what its reverse adds (reverse), for kernels compiled at run time
+// (compiled_kernel.hpp). Each op becomes one statement with the same operations in the
+// same order as the interpreter's, so with contraction off (-ffp-contract=off) a compiled
+// point computes the interpreter's values bitwise; its reverse skips an op whose adjoint
+// is exactly zero, as the interpreter does, so NaN partials only show where something
+// flows.
+//
+// The caller names where operands lie: the text of variable i of segment s, and of its
+// adjoint (a local it declares and later uses), or nothing where that adjoint is not
+// wanted.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "models/expression_program.hpp"
+
+namespace backsweep::detail {
+
+// A double as a C++ literal that reads back to the same bits (hexadecimal), infinities
+// and NaN included.
+std::string double_literal(double value);
+
+struct ProgramSource {
+  // The text of variable `index` of caller segment `segment`, and of its adjoint
+  // ("" where not wanted).
+  std::function<std::string(std::size_t segment, std::uint32_t index)> variable, adjoint;
+
+  // Statements declaring v<i> = the value of op i; an op writing output d also stores it
+  // into output(d) (skipped where output is empty).
+  std::string run(const ExpressionProgram& program, const std::function<std::string(std::uint32_t)>& output) const;
+
+  // Statements, after run(): declare g<i>, the adjoint of op i, take output d's adjoint
+  // from output_adjoint(d), and add each op's partials into its operands' adjoints,
+  // walking the ops backward.
+  std::string reverse(const ExpressionProgram& program,
+                      const std::function<std::string(std::uint32_t)>& output_adjoint) const;
+};
+
+}  // namespace backsweep::detail

@@ -1,0 +1,145 @@
+// Equations on a grid through the program with compiled kernels (solver.kernels, the
+// default there): the objective is the interpreter's bitwise and the gradient agrees to
+// round-off; under backend "omp" (two threads) the gradient is bitwise the cpu's; where no
+// kernel can be built the run says so in one line and gives the interpreter's result; bad
+// kernels keys are config errors naming the key.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <hdf5.h>
+
+#include "tests/apps/run_cli.hpp"
+#include "tests/h5_read.hpp"
+
+namespace fs = std::filesystem;
+
+namespace compiled_equations_test {
+
+fs::path scratch() { return scratch_folder("compiled_equations"); }
+
+const std::string kGrayScott =
+    "[grid]\nshape = [10, 12]\nextent = [25.0, 30.0]\nboundary = \"periodic\"\n"
+    "[model]\nfields = [\"u\", \"v\"]\nparameters = [\"D1\", \"D2\", \"gamma\", \"kappa\"]\n"
+    "[model.equations]\nu = \"D1*lap(u) - u*v^2 + gamma*(1 - u)\"\nv = \"D2*lap(v) + u*v^2 - (gamma + kappa)*v\"\n"
+    "[parameters]\nD1 = 0.2\nD2 = 0.1\ngamma = 0.024\nkappa = 0.06\n"
+    "[initial]\nv = \"0.25*exp(-((x-12)^2 + (y-10)^2)/8)\"\nu = \"1 - 2*v\"\n"
+    "[time]\nend = 20.0\n[objective]\nterminal = \"u[5, 4] + v[6, 5]\"\n";
+
+const std::string kHeat =
+    "[grid]\nshape = [9, 8]\nextent = [1.0, 1.0]\nboundary = [\"dirichlet\", \"neumann\"]\n"
+    "[model]\nfields = [\"u\"]\nparameter_fields = [\"k\"]\n[model.equations]\nu = \"div_grad(k, u)\"\n"
+    "[parameters]\nk = \"1 + 0.5*x*y\"\n[initial]\nu = \"sin(3*x) * y\"\n"
+    "[time]\nend = 0.008\n[objective]\nterminal = \"u[4, 4] + u[2, 6]\"\n";
+
+struct Gradient {
+  double value = 0;
+  std::vector<double> initial, parameters;
+};
+
+// `gradient` of `config` with these [solver] lines; the run's stderr into `err`.
+Gradient run_gradient(const std::string& name, const std::string& config, const std::string& solver, double step,
+                      std::string* err = nullptr) {
+  const fs::path dir = scratch() / name;
+  fs::create_directories(dir);
+  std::ofstream(dir / "cfg.toml") << config << "[solver]\nmethod = \"rk4\"\nstep = " << step << "\n"
+                                  << solver << "kernel_cache = \"" << (scratch() / "cache").string() << "\"\n";
+  const CliRun run = run_cli("gradient cfg.toml --output-dir out", dir);
+  CAPTURE(run.err);
+  REQUIRE(run.exit_code == 0);
+  if (err) *err = run.err;
+  const hid_t file = H5Fopen((dir / "out/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  Gradient gradient;
+  const hid_t attribute = H5Aopen(file, "objective", H5P_DEFAULT);
+  H5Aread(attribute, H5T_NATIVE_DOUBLE, &gradient.value);
+  H5Aclose(attribute);
+  const auto append = [&](std::vector<double>& to, const std::string& path) {
+    const std::vector<double> values = read_dataset(file, path.c_str());
+    to.insert(to.end(), values.begin(), values.end());
+  };
+  append(gradient.parameters, "gradient/parameters");
+  if (H5Lexists(file, "gradient/parameter_fields", H5P_DEFAULT) > 0)
+    append(gradient.parameters, "gradient/parameter_fields/k");
+  for (const char* field : {"u", "v"})
+    if (H5Lexists(file, (std::string("gradient/initial/") + field).c_str(), H5P_DEFAULT) > 0)
+      append(gradient.initial, std::string("gradient/initial/") + field);
+
+  H5Fclose(file);
+  return gradient;
+}
+
+double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  REQUIRE(a.size() == b.size());
+  double difference = 0, scale = 0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    difference = std::max(difference, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(b[i]));
+  }
+  return difference / scale;
+}
+
+}  // namespace compiled_equations_test
+
+TEST_CASE("compiled equations: the interpreter's objective bitwise, its gradient to round-off; omp bitwise cpu") {
+  using namespace compiled_equations_test;
+  for (const auto& [name, config, step] : {std::tuple{"gray_scott", kGrayScott, 0.5}, {"heat", kHeat, 2e-4}}) {
+    CAPTURE(std::string(name));
+    const Gradient interpreted = run_gradient(std::string(name) + "_interpreted", config, "kernels = \"interpreted\"\n", step);
+    const Gradient compiled = run_gradient(std::string(name) + "_compiled", config, "", step);
+    CHECK(compiled.value == interpreted.value);
+    CHECK(relative_difference(compiled.initial, interpreted.initial) <= 1e-12);
+    REQUIRE(!interpreted.parameters.empty());
+    CHECK(relative_difference(compiled.parameters, interpreted.parameters) <= 1e-12);
+    if (BACKSWEEP_OPENMP_BUILT) {
+      ::setenv("OMP_NUM_THREADS", "2", 1);
+      const Gradient omp = run_gradient(std::string(name) + "_omp", config, "backend = \"omp\"\n", step);
+      ::unsetenv("OMP_NUM_THREADS");
+      CHECK(omp.value == compiled.value);
+      CHECK(omp.initial == compiled.initial);
+      CHECK(omp.parameters == compiled.parameters);
+    }
+  }
+}
+
+TEST_CASE("no kernel can be built: one line on stderr, the interpreter's result") {
+  using namespace compiled_equations_test;
+  const Gradient interpreted = run_gradient("fallback_reference", kHeat, "kernels = \"interpreted\"\n", 2e-4);
+  ::setenv("BACKSWEEP_CXX", "/nonexistent/c++", 1);
+  std::string err;
+  const Gradient fallback = run_gradient("fallback", kHeat, "", 2e-4, &err);
+  ::unsetenv("BACKSWEEP_CXX");
+  CHECK(err.find("the equations run on the interpreter: compiler '/nonexistent/c++' not found") != std::string::npos);
+  CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+  CHECK(fallback.value == interpreted.value);
+  CHECK(fallback.initial == interpreted.initial);
+  CHECK(fallback.parameters == interpreted.parameters);
+}
+
+TEST_CASE("kernels keys: errors name the key") {
+  using namespace compiled_equations_test;
+  const fs::path dir = scratch() / "errors";
+  fs::create_directories(dir);
+  const std::string ode = "[model]\nstates = [\"x\"]\nparameters = [\"a\"]\n[model.equations]\nx = \"-a*x\"\n"
+                          "[parameters]\na = 1.0\n[initial]\nx = 1.0\n[time]\nend = 1.0\n";
+  const std::vector<std::pair<std::string, std::string>> cases{
+      {kHeat + "[solver]\nmethod = \"rk4\"\nstep = 1e-4\nkernels = \"fast\"\n", "unknown kernels 'fast'"},
+      {ode + "[solver]\nkernels = \"compiled\"\n", "compiled kernels are built for models defined by equations"},
+      {ode + "[solver]\nmethod = \"rk4\"\nstep = 0.1\nbackend = \"omp\"\n", "omp runs equations on a [grid]"},
+      {kHeat + "[solver]\nmethod = \"rk4\"\nstep = 1e-4\nkernel_cache = \"\"\n", "must name a folder"}};
+  for (const auto& [config, says] : cases) {
+    CAPTURE(says);
+    std::ofstream(dir / "bad.toml") << config;
+    const CliRun run = run_cli("simulate bad.toml --output-dir out", dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.err.find("bad.toml:") != std::string::npos);
+    CHECK(run.err.find(says) != std::string::npos);
+  }
+}

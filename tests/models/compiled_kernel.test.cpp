@@ -1,0 +1,230 @@
+// Grid equations compiled to native kernels at run time, against the interpreter they are
+// generated from: right-hand sides bitwise and VJPs to round-off on every operator, every
+// kind of wall, 1 to 3 axes and the whole expression language; the same bits on one thread
+// or two; and every way the compiler or its cache can fail ends in NativeLibraryError
+// (callers then keep the interpreter), never in a crash, a hang or a wrong kernel.
+#include "models/compiled_kernel.hpp"
+
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <string>
+#include <vector>
+
+#include "models/expression_model.hpp"
+
+using namespace backsweep;
+namespace fs = std::filesystem;
+
+namespace {
+
+// A cache folder of this test's own, emptied first.
+CompilerOptions fresh_cache(const std::string& name) {
+  CompilerOptions options;
+  options.cache = fs::temp_directory_path() / ("backsweep_compiled_kernel_test_" + std::to_string(::getpid())) / name;
+  fs::remove_all(options.cache);
+  return options;
+}
+
+std::vector<double> wavy(std::size_t n, double phase, double base = 1.5) {
+  std::vector<double> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = std::sin(0.7 * double(i) + phase) * 0.4 + base;
+  return v;
+}
+
+double largest_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double largest = 0;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    largest = std::max(largest, std::abs(a[i] - b[i]) / std::max(1.0, std::abs(b[i])));
+  return largest;
+}
+
+ExpressionModel grid_model(const Grid& grid, const std::vector<std::string>& equations, std::size_t fields = 2) {
+  const std::vector<std::string> names = fields == 2 ? std::vector<std::string>{"u", "v"} : std::vector<std::string>{"u"};
+  return ExpressionModel::parse(FieldEquations(grid, names, {"k"}, 2), {"a", "b"}, equations);
+}
+
+// The compiled model against the interpreted one: values bitwise, VJP to round-off.
+void check_against_interpreter(const ExpressionModel& interpreted, const CompilerOptions& options, int threads = 1) {
+  ExpressionModel compiled = interpreted;
+  compiled.compile(options, threads);
+  REQUIRE(compiled.compiled());
+  const std::size_t n = interpreted.state_size(), np = interpreted.param_size();
+  const auto y = wavy(n, 0.4), p = wavy(np, 1.3, 0.8), lambda = wavy(n, -0.6, 0.2);
+  std::vector<double> ours(n), theirs(n);
+  compiled(0.3, y.data(), p.data(), ours.data());
+  interpreted(0.3, y.data(), p.data(), theirs.data());
+  for (std::size_t i = 0; i < n; ++i) {
+    CAPTURE(i);
+    if (std::isnan(theirs[i])) CHECK(std::isnan(ours[i]));
+    else CHECK(ours[i] == theirs[i]);
+  }
+  std::vector<double> vjp_ours(n + np), vjp_theirs(n + np);
+  ExpressionModel::Tape<double> tape_ours, tape_theirs;
+  compiled.vjp(tape_ours, 0.3, y.data(), p.data(), lambda.data(), vjp_ours.data(), vjp_ours.data() + n);
+  interpreted.vjp(tape_theirs, 0.3, y.data(), p.data(), lambda.data(), vjp_theirs.data(), vjp_theirs.data() + n);
+  CHECK(largest_difference(vjp_ours, vjp_theirs) <= 1e-13);
+  // Without the parameters' adjoint, the state's is the same.
+  std::vector<double> y_only(n);
+  compiled.vjp(tape_ours, 0.3, y.data(), p.data(), lambda.data(), y_only.data(), static_cast<double*>(nullptr));
+  CHECK(std::equal(y_only.begin(), y_only.end(), vjp_ours.begin()));
+}
+
+std::vector<Grid> grids() {
+  std::vector<Grid> all;
+  for (Boundary x : {Boundary::periodic, Boundary::dirichlet, Boundary::neumann})
+    for (Boundary y : {Boundary::periodic, Boundary::dirichlet, Boundary::neumann}) {
+      all.emplace_back(std::vector<std::size_t>{5, 7}, std::vector<double>{1.0, 2.0}, std::vector<Boundary>{y, x});
+    }
+  all.emplace_back(std::vector<std::size_t>{9}, std::vector<double>{1.0}, std::vector<Boundary>{Boundary::neumann});
+  all.emplace_back(std::vector<std::size_t>{2}, std::vector<double>{1.0}, std::vector<Boundary>{Boundary::periodic});
+  all.emplace_back(std::vector<std::size_t>{1, 3}, std::vector<double>{1.0, 1.0},
+                   std::vector<Boundary>{Boundary::neumann, Boundary::dirichlet});
+  all.emplace_back(std::vector<std::size_t>{3, 4, 6}, std::vector<double>{1.0, 1.5, 2.0},
+                   std::vector<Boundary>{Boundary::dirichlet, Boundary::neumann, Boundary::periodic});
+  return all;
+}
+
+void write_script(const fs::path& path, const std::string& body) {
+  fs::create_directories(path.parent_path());
+  std::ofstream(path) << "#!/bin/sh\n" << body << "\n";
+  fs::permissions(path, fs::perms::owner_all);
+}
+
+}  // namespace
+
+TEST_CASE("every operator on every wall, 1 to 3 axes: compiled = interpreted") {
+  const CompilerOptions options = fresh_cache("operators");
+  for (const Grid& grid : grids()) {
+    CAPTURE(grid.axes());
+    CAPTURE(to_string(grid.boundary().back()));
+    CAPTURE(to_string(grid.boundary().front()));
+    const std::string last = grid.axes() == 1 ? "x" : "y";
+    const std::string d_last = grid.axes() == 1 ? "dx(v)" : "dy(v)";
+    check_against_interpreter(grid_model(grid, {"a*lap(u) - u*v^2 + div_grad(k, v) + dx(u)*x + lap(k)",
+                                                "b*" + d_last + " + div_grad(u, k) + div_grad(v, u) + dx(k)*" + last}),
+                              options);
+  }
+}
+
+TEST_CASE("the whole expression language: compiled = interpreted") {
+  const CompilerOptions options = fresh_cache("language");
+  const Grid grid({4, 6}, {1.0, 1.0}, {Boundary::neumann, Boundary::periodic});
+  const std::vector<std::string> terms{
+      "exp(u) + log(v) + log10(u) + sqrt(v)", "sin(u) + cos(v) + tan(u) + tanh(v)",
+      "abs(u - 1.5) + atan(u) + asin(u - 1.5) + acos(v - 1.5)", "sinh(u) + cosh(v) + erf(u - 1.5)",
+      "min(u, v) + max(u, v) + atan2(u, v) + pow(u, v)", "u^3 + v^-2 + u^0.5 + u^v + 2^u + v^0",
+      "if(u < v, u*v, u/v) + (u <= v) + (u == v) + (u != v) + (u > 1.5 and v < 1.5) + (u > 1.5 or v < 1.2)",
+      "-u + (1 - u) + 2/v + u/2 + u - 3 + 3*u + t*u + k*a - b/k", "if(u > 10, sqrt(-u), u)",
+      "min(u, u) + max(v, v) + abs(u - u)"};
+  for (const std::string& term : terms) {
+    CAPTURE(term);
+    check_against_interpreter(grid_model(grid, {term, "lap(u) * (" + term + ")"}), options);
+  }
+}
+
+TEST_CASE("one thread or two: the same bits") {
+  const Grid grid({16, 9}, {1.0, 1.0}, {Boundary::periodic, Boundary::dirichlet});
+  const ExpressionModel model = grid_model(grid, {"a*lap(u) - u*v^2 + div_grad(k, u)", "b*lap(v) + u*v^2"});
+  ExpressionModel one = model, two = model;
+  const CompilerOptions options = fresh_cache("threads");
+  one.compile(options, 1);
+  two.compile(options, 2);
+  CHECK_FALSE(two.compiled()->compile_seconds() > 0);  // the same library, from the cache
+  const std::size_t n = model.state_size(), np = model.param_size();
+  const auto y = wavy(n, 0.1), p = wavy(np, 0.2), lambda = wavy(n, 0.3);
+  std::vector<double> a(n + np), b(n + np);
+  ExpressionModel::Tape<double> tape;
+  one.vjp(tape, 0.0, y.data(), p.data(), lambda.data(), a.data(), a.data() + n);
+  two.vjp(tape, 0.0, y.data(), p.data(), lambda.data(), b.data(), b.data() + n);
+  CHECK(a == b);
+}
+
+TEST_CASE("a compiler that is missing, fails, dies or hangs: NativeLibraryError, and the model keeps the interpreter") {
+  const Grid grid({4, 4}, {1.0, 1.0}, {Boundary::periodic, Boundary::periodic});
+  ExpressionModel model = grid_model(grid, {"lap(u)", "lap(v) + u"});
+  CompilerOptions options = fresh_cache("faults");
+  const fs::path scripts = options.cache.parent_path() / "compilers";
+  write_script(scripts / "failing", "echo 'error: no' >&2; exit 3");
+  write_script(scripts / "dying", "kill -9 $$");
+  write_script(scripts / "hanging", "exec sleep 30");
+  write_script(scripts / "silent", "exit 0");  // succeeds, writes no library
+  const std::vector<std::pair<std::string, std::string>> cases{{"/nonexistent/c++", "not found"},
+                                                               {"no-such-compiler-here", "not found on PATH"},
+                                                               {(scripts / "failing").string(), "failed (exit 3): error: no"},
+                                                               {(scripts / "dying").string(), "killed by signal 9"},
+                                                               {(scripts / "hanging").string(), "past its limit"},
+                                                               {(scripts / "silent").string(), ""}};
+  options.time_limit = std::chrono::seconds(1);
+  for (const auto& [compiler, says] : cases) {
+    CAPTURE(compiler);
+    options.compiler = compiler;
+    try {
+      model.compile(options);
+      FAIL("compiled with a compiler that cannot");
+    } catch (const NativeLibraryError& error) {
+      CHECK(std::string(error.what()).find(says) != std::string::npos);
+    }
+    CHECK_FALSE(model.compiled());
+  }
+  // Nothing half-written is left to be found as a library.
+  for (const auto& entry : fs::directory_iterator(options.cache)) CHECK(entry.path().extension() != ".so");
+}
+
+TEST_CASE("a cache that cannot be written, or holds a corrupted entry") {
+  const Grid grid({4, 4}, {1.0, 1.0}, {Boundary::periodic, Boundary::neumann});
+  ExpressionModel model = grid_model(grid, {"lap(u) - v", "lap(v) + u*k"});
+  CompilerOptions options = fresh_cache("corrupt");
+  fs::create_directories(options.cache.parent_path());
+  std::ofstream(options.cache.parent_path() / "a_file") << "not a folder";
+  CompilerOptions unwritable = options;
+  unwritable.cache = options.cache.parent_path() / "a_file" / "kernels";
+  CHECK_THROWS_AS(model.compile(unwritable), NativeLibraryError);
+
+  model.compile(options);
+  CHECK(model.compiled()->compile_seconds() > 0);
+  fs::path library;
+  for (const auto& entry : fs::directory_iterator(options.cache))
+    if (entry.path().extension() == ".so") library = entry.path();
+  REQUIRE(!library.empty());
+  {  // truncated, as a disk or another program may leave it (a new file: this process maps the old one)
+    std::ifstream in(library, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::ofstream(library.string() + ".cut", std::ios::binary) << bytes.substr(0, bytes.size() / 2);
+    fs::rename(library.string() + ".cut", library);
+  }
+  ExpressionModel again = grid_model(grid, {"lap(u) - v", "lap(v) + u*k"});
+  again.compile(options);
+  CHECK(again.compiled()->compile_seconds() > 0);
+  ExpressionModel cached = grid_model(grid, {"lap(u) - v", "lap(v) + u*k"});
+  cached.compile(options);
+  CHECK(cached.compiled()->compile_seconds() == 0);
+  check_against_interpreter(cached, options);
+}
+
+TEST_CASE("two processes building one kernel at once both get it") {
+  const Grid grid({5, 5}, {1.0, 1.0}, {Boundary::dirichlet, Boundary::periodic});
+  const CompilerOptions options = fresh_cache("concurrent");
+  const pid_t child = ::fork();
+  REQUIRE(child >= 0);
+  bool built = false;
+  try {
+    ExpressionModel model = grid_model(grid, {"lap(u) * exp(-t)", "lap(v) - u"});
+    model.compile(options);
+    built = model.compiled() != nullptr;
+  } catch (...) {
+  }
+  if (child == 0) ::_exit(built ? 0 : 1);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(built);
+  CHECK((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  check_against_interpreter(grid_model(grid, {"lap(u) * exp(-t)", "lap(v) - u"}), options);
+  fs::remove_all(options.cache.parent_path());
+}
