@@ -23,7 +23,11 @@ GradientOutput gradient_record(const GradientConfig& config, const GradientResul
                                double monitor_tolerance) {
   const SimulateConfig& sim = config.simulate;
   GradientOutput record{sim.model, to_string(config.mode), result.value, {}, {}, {}, {}, result.diagnostics,
-                        monitor_tolerance, {}, {}, {}};
+                        monitor_tolerance, {}, {}, {}, {}};
+  if (sim.expression_model) {
+    const CompiledFieldKernel* compiled = sim.expression_model->compiled();
+    record.kernels = {compiled ? "compiled" : "interpreted", compiled ? compiled->compile_seconds() : 0.0};
+  }
   for (std::size_t j : config.parameters) {
     record.parameter_names.push_back(sim.parameter_names[j]);
     record.dJ_dp.push_back(result.dJ_dp[j]);
@@ -64,7 +68,7 @@ nlohmann::json gradient_json(const GradientOutput& record) {
   nlohmann::json gradient = {{"parameters", parameters}};
   if (!record.initial_fields.empty() || !record.state_names.empty()) gradient["initial"] = initial_json(record);
   if (on_grid(record)) gradient["parameter_fields"] = field_norms_json(record.parameter_fields, "/gradient/parameter_fields");
-  nlohmann::json diagnostics = record_json(diagnostics_record(record.diagnostics, record.mode));
+  nlohmann::json diagnostics = record_json(diagnostics_record(record.diagnostics, record.mode, record.kernels));
   diagnostics["monitor"] = record.diagnostics.monitor ? record_json(monitor_record(*record.diagnostics.monitor))
                                                       : nlohmann::json();
   return {{"objective", record.objective}, {"gradient", gradient}, {"diagnostics", diagnostics}};

@@ -1,11 +1,14 @@
 // libFuzzer target for the config front end: the TOML parser, every section reader and
-// the expression compiler, then one right-hand side and one VJP of a model the config
-// defines. A config error (exit 2 in the program) is an expected outcome; a crash, a
-// sanitizer report, a hang or any other exception is a finding. scripts/fuzz.sh runs it.
+// the expression compiler, the kernel generator of equations on a grid (the compiler
+// itself is /bin/false here, so each input stays quick and the interpreter runs), then
+// one right-hand side and one VJP of a model the config defines. A config error (exit 2
+// in the program) is an expected outcome; a crash, a sanitizer report, a hang or any other
+// exception is a finding. scripts/fuzz.sh runs it.
 #include <unistd.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -35,6 +38,11 @@ void evaluate(const backsweep::SimulateConfig& config) {
 }
 
 }  // namespace
+
+extern "C" int LLVMFuzzerInitialize(int*, char***) {
+  ::setenv("BACKSWEEP_CXX", "/bin/false", 1);
+  return 0;
+}
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::ofstream(config_path(), std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data),

@@ -112,7 +112,8 @@ std::string ProgramSource::run(const ExpressionProgram& program,
 }
 
 std::string ProgramSource::reverse(const ExpressionProgram& program,
-                                   const std::function<std::string(std::uint32_t)>& output_adjoint) const {
+                                   const std::function<std::string(std::uint32_t)>& output_adjoint,
+                                   bool guarded) const {
   std::string text;
   for (std::size_t i = 0; i < program.ops.size(); ++i) {
     const ExpressionOp& op = program.ops[i];
@@ -216,7 +217,7 @@ std::string ProgramSource::reverse(const ExpressionProgram& program,
         to_a(g + " * (std::exp(-(" + a + " * " + a + ")) * " + double_literal(1.1283791670955126) + ")");
         break;
     }
-    if (!body.empty()) text += "if (" + g + " != 0.0) {\n" + body + "}\n";
+    if (!body.empty()) text += guarded ? "if (" + g + " != 0.0) {\n" + body + "}\n" : "{\n" + body + "}\n";
   }
   return text;
 }

@@ -34,9 +34,11 @@ struct ProgramSource {
 
   // Statements, after run(): declare g<i>, the adjoint of op i, take output d's adjoint
   // from output_adjoint(d), and add each op's partials into its operands' adjoints,
-  // walking the ops backward.
-  std::string reverse(const ExpressionProgram& program,
-                      const std::function<std::string(std::uint32_t)>& output_adjoint) const;
+  // walking the ops backward. Unguarded, an op whose adjoint is zero adds its partials
+  // times zero: the same sums (up to the sign of a zero) wherever every partial is finite,
+  // and a NaN in some adjoint where one is not; callers then take the guarded reverse.
+  std::string reverse(const ExpressionProgram& program, const std::function<std::string(std::uint32_t)>& output_adjoint,
+                      bool guarded = true) const;
 };
 
 }  // namespace backsweep::detail

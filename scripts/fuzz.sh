@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# Fuzzes the config front end (TOML, sections, expressions, one RHS and VJP) with
-# libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer. Not part of CI: it runs
-# for FUZZ_SECONDS (600), seeded with the example configs, and prints the executions and
-# the coverage. Findings are written as crash-*/timeout-*/oom-* files in build-fuzz/.
+# Fuzzes the config front end (TOML, sections, expressions, the kernel generator, one RHS
+# and VJP) with libFuzzer, AddressSanitizer and UndefinedBehaviorSanitizer. Not part of
+# CI: it runs for FUZZ_SECONDS (600), seeded with the example configs, and prints the
+# executions and the coverage. Findings are written as crash-*/timeout-*/oom-* files in build-fuzz/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${FUZZ_SECONDS:-600}

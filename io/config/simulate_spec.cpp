@@ -109,7 +109,8 @@ void read_backend(const TomlSection& root, const TomlSection& solver, SimulateSp
 }
 
 // solver.kernels: compiled | interpreted, and solver.kernel_cache, for equations on a grid.
-void read_kernels(const TomlSection& solver, SimulateSpec& config) {
+// Backend omp runs them compiled on its threads, or runs members or starts in parallel.
+void read_kernels(const TomlSection& solver, SimulateSpec& config, bool parallel_runs) {
   const bool on_grid = config.kind == ModelKind::equations && config.layout;
   const std::string kernels = solver.string("kernels", on_grid ? "compiled" : "interpreted");
   if (kernels != "compiled" && kernels != "interpreted")
@@ -119,7 +120,7 @@ void read_kernels(const TomlSection& solver, SimulateSpec& config) {
   config.compiled_kernels = kernels == "compiled";
   config.kernel_cache = solver.string("kernel_cache", "");
   if (solver.has("kernel_cache") && config.kernel_cache.empty()) solver.fail("kernel_cache", "must name a folder");
-  if (config.backend == "omp" && config.kind == ModelKind::equations && !config.compiled_kernels)
+  if (config.backend == "omp" && config.kind == ModelKind::equations && !config.compiled_kernels && !parallel_runs)
     solver.fail("backend", on_grid ? "omp runs equations as compiled kernels (solver.kernels = \"compiled\")"
                                    : "omp runs equations on a [grid]; this model's run on cpu");
 }
@@ -145,7 +146,7 @@ void read_solver(const TomlSection& root, SimulateSpec& config) {
     solver->fail("newton_tolerance", "is for implicit methods; '" + name + "' is explicit");
   read_linear_solver(*solver, config);
   read_backend(root, *solver, config);
-  read_kernels(*solver, config);
+  read_kernels(*solver, config, root.has("ensemble") || root.has("data"));
   options.step = solver->number("step", 0.0);
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
   if (solver->has("step") && !method->takes_fixed_step())

@@ -2,7 +2,8 @@
 
 namespace backsweep {
 
-std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& d, const std::string& mode) {
+std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& d, const std::string& mode,
+                                                const KernelUse& kernels) {
   const auto count = [](std::size_t value) { return DiagnosticValue(std::uint64_t(value)); };
   std::vector<DiagnosticEntry> record = {
       {"mode", mode},
@@ -27,6 +28,12 @@ std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& d, co
       {"bytes_read/disk", count(d.disk_read)},
       {"forward_seconds", d.forward_seconds},
       {"backward_seconds", d.backward_seconds}};
+  if (kernels.how.empty()) {
+    record.push_back({"kernels", {}});
+  } else {
+    record.push_back({"kernels/how", kernels.how});
+    record.push_back({"kernels/compile_seconds", kernels.compile_seconds});
+  }
   if (d.nonfinite) {
     record.push_back({"nonfinite/phase", d.nonfinite->phase});
     record.push_back({"nonfinite/step", count(d.nonfinite->step)});

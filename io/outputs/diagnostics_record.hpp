@@ -19,8 +19,17 @@ struct DiagnosticEntry {
   DiagnosticValue value;
 };
 
+// How a model defined by equations ran: "compiled" (native kernels; compile_seconds is
+// what building them took in this run, 0 where they came from the cache) or
+// "interpreted"; empty for other models.
+struct KernelUse {
+  std::string how;
+  double compile_seconds = 0.0;
+};
+
 // mode: the gradient mode that ran (adjoint, tangent).
-std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& diagnostics, const std::string& mode);
+std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& diagnostics, const std::string& mode,
+                                                const KernelUse& kernels = {});
 
 // The monitor's verdict, rate, amplification, horizon, span and explanation.
 std::vector<DiagnosticEntry> monitor_record(const GrowthReport& report);

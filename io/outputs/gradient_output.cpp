@@ -101,7 +101,7 @@ void write_gradient_hdf5(const GradientOutput& output, const std::string& path) 
     }
     gradient.close();
     Hdf5Handle diagnostics = detail::create_group(h5, "diagnostics");
-    write_record(diagnostics, diagnostics_record(output.diagnostics, output.mode));
+    write_record(diagnostics, diagnostics_record(output.diagnostics, output.mode, output.kernels));
     diagnostics.close();
     if (output.diagnostics.monitor)
       write_monitor(h5, *output.diagnostics.monitor, output.monitor_tolerance);

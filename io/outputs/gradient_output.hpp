@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "adjoint/gradient_problem.hpp"
+#include "io/outputs/diagnostics_record.hpp"
 #include "io/outputs/named_field.hpp"
 
 namespace backsweep {
@@ -21,6 +22,7 @@ struct GradientOutput {
   // name, each with a value per point (array order).
   std::vector<std::size_t> grid_shape;
   std::vector<NamedField> initial_fields, parameter_fields;
+  KernelUse kernels;  // of a model defined by equations
 };
 
 // Layout: root attributes objective, model, mode; /gradient/parameters and

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <hdf5.h>
+#include <nlohmann/json.hpp>
 
 #include "tests/apps/run_cli.hpp"
 #include "tests/h5_read.hpp"
@@ -109,6 +110,27 @@ TEST_CASE("compiled equations: the interpreter's objective bitwise, its gradient
   }
 }
 
+TEST_CASE("the first run builds the kernels and says how long it took; the next loads them") {
+  using namespace compiled_equations_test;
+  const fs::path dir = scratch() / "compile_time";
+  fs::create_directories(dir);
+  std::ofstream(dir / "cfg.toml") << kHeat << "[solver]\nmethod = \"rk4\"\nstep = 2e-4\nkernel_cache = \"cache\"\n";
+  std::vector<double> seconds;
+  for (int run = 0; run < 2; ++run) {
+    const CliRun cli = run_cli("gradient cfg.toml --output-dir out --json", dir);
+    REQUIRE(cli.exit_code == 0);
+    const nlohmann::json kernels = nlohmann::json::parse(cli.out.substr(0, cli.out.find('\n')))["diagnostics"]["kernels"];
+    CHECK(kernels["how"] == "compiled");
+    seconds.push_back(kernels["compile_seconds"].get<double>());
+  }
+  CHECK(seconds[0] > 0);
+  CHECK(seconds[1] == 0);
+  fs::remove_all(dir / "cache");  // safe to delete: the next run builds again
+  const CliRun again = run_cli("gradient cfg.toml --output-dir out --json", dir);
+  CHECK(again.exit_code == 0);
+  CHECK(nlohmann::json::parse(again.out.substr(0, again.out.find('\n')))["diagnostics"]["kernels"]["compile_seconds"] > 0);
+}
+
 TEST_CASE("no kernel can be built: one line on stderr, the interpreter's result") {
   using namespace compiled_equations_test;
   const Gradient interpreted = run_gradient("fallback_reference", kHeat, "kernels = \"interpreted\"\n", 2e-4);
@@ -142,4 +164,11 @@ TEST_CASE("kernels keys: errors name the key") {
     CHECK(run.err.find("bad.toml:") != std::string::npos);
     CHECK(run.err.find(says) != std::string::npos);
   }
+  // Members of an ODE defined by equations still run in parallel on omp.
+  std::ofstream(dir / "members.toml") << ode << "[solver]\nmethod = \"rk4\"\nstep = 0.1\nbackend = \"omp\"\n"
+                                      << "[objective]\nterminal = \"x\"\n"
+                                      << "[ensemble]\nsamples = 4\n[ensemble.ranges]\na = [0.5, 1.5]\n";
+  const CliRun members = run_cli("gradient members.toml --output-dir members", dir);
+  CAPTURE(members.err);
+  CHECK(members.exit_code == (BACKSWEEP_OPENMP_BUILT ? 0 : 2));
 }
