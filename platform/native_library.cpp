@@ -78,6 +78,15 @@ std::string identity_of(const fs::path& compiler) {
   return compiler.string() + " " + std::to_string(info.st_size) + " " + std::to_string(info.st_mtime);
 }
 
+// What -march=native builds for: the processor's feature flags, so a cache shared by
+// machines of different processors (a home folder on a cluster) keeps a library for each.
+std::string processor_identity() {
+  std::ifstream cpuinfo("/proc/cpuinfo");
+  for (std::string line; std::getline(cpuinfo, line);)
+    if (line.rfind("flags", 0) == 0) return line;
+  return "unknown processor";
+}
+
 // The first lines of a compiler's messages.
 std::string head(const std::string& text, std::size_t lines = 8) {
   std::size_t end = 0;
@@ -146,7 +155,7 @@ NativeLibrary NativeLibrary::load(const std::string& source, const CompilerOptio
   const fs::path compiler = find_compiler(!options.compiler.empty() ? options.compiler
                                           : chosen && *chosen      ? chosen
                                                                    : BACKSWEEP_SYSTEM_CXX);
-  std::string key_text = source + "\n" + identity_of(compiler);
+  std::string key_text = source + "\n" + identity_of(compiler) + "\n" + processor_identity();
   for (const std::string& flag : options.flags) key_text += " " + flag;
   const fs::path folder = options.cache.empty() ? default_kernel_cache() : options.cache;
   const std::string key = digest(key_text);

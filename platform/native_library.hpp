@@ -3,10 +3,11 @@
 // library, kept in a cache folder and loaded (Devito builds its PDE operators this way).
 //
 // The cache entry of a source is named by a hash of the source, the compiler (its path,
-// size and time) and the flags; beside the library lies a checksum of its bytes, so a
-// corrupted or truncated entry is found and built again. A build goes to a file of its
-// own and appears by rename: two processes building one entry at once both succeed, and
-// a reader never sees half a library. Deleting the folder at any time costs a rebuild.
+// size and time), the flags and the processor's features (-march=native); beside the
+// library lies a checksum of its bytes, so a corrupted or truncated entry is built again.
+// A build goes to a file of its own and appears by rename: two processes building one
+// entry at once both succeed, and a reader never sees half a library. Deleting the folder
+// at any time costs a rebuild.
 // A compiler that is missing, fails, is killed or runs past its time limit, and a
 // folder that cannot be written, end in NativeLibraryError saying what happened; callers
 // fall back to code that needs no compiler.
