@@ -28,7 +28,6 @@ class CompiledFieldKernel {
            double* vjp_y, double* vjp_p) const;
 
   double compile_seconds() const { return library_.compile_seconds(); }
-  int threads() const { return call_.threads; }
 
  private:
   NativeLibrary library_;

@@ -46,7 +46,6 @@ class NativeLibrary {
   void* symbol(const char* name) const;
 
   const std::filesystem::path& file() const { return file_; }
-  bool compiled_now() const { return compile_seconds_ > 0; }
   double compile_seconds() const { return compile_seconds_; }  // 0 when found in the cache
 
  private:
