@@ -17,6 +17,28 @@ typedef struct {
   PetscReal d1, d2, gamma, kappa, h;
 } Problem;
 
+/* x with its ghost points, read through *y; release with release_ghosted. */
+static PetscErrorCode read_ghosted(DM da, Vec x, Vec* local, Field*** y) {
+  PetscCall(DMGetLocalVector(da, local));
+  PetscCall(DMGlobalToLocalBegin(da, x, INSERT_VALUES, *local));
+  PetscCall(DMGlobalToLocalEnd(da, x, INSERT_VALUES, *local));
+  PetscCall(DMDAVecGetArrayRead(da, *local, y));
+  return 0;
+}
+static PetscErrorCode release_ghosted(DM da, Vec* local, Field*** y) {
+  PetscCall(DMDAVecRestoreArrayRead(da, *local, y));
+  PetscCall(DMRestoreLocalVector(da, local));
+  return 0;
+}
+
+/* The 5-point Laplacians of u and v at (j, i), s = 1 / h^2. */
+static Field laplacians(Field** y, PetscInt j, PetscInt i, PetscReal s) {
+  const Field c = y[j][i];
+  const Field l = {(y[j][i - 1].u + y[j][i + 1].u + y[j - 1][i].u + y[j + 1][i].u - 4 * c.u) * s,
+                   (y[j][i - 1].v + y[j][i + 1].v + y[j - 1][i].v + y[j + 1][i].v - 4 * c.v) * s};
+  return l;
+}
+
 static PetscErrorCode rhs(TS ts, PetscReal t, Vec x, Vec f, void* context) {
   Problem* pr = (Problem*)context;
   DM da;
@@ -26,24 +48,19 @@ static PetscErrorCode rhs(TS ts, PetscReal t, Vec x, Vec f, void* context) {
   const PetscReal s = 1.0 / (pr->h * pr->h);
   (void)t;
   PetscCall(TSGetDM(ts, &da));
-  PetscCall(DMGetLocalVector(da, &local));
-  PetscCall(DMGlobalToLocalBegin(da, x, INSERT_VALUES, local));
-  PetscCall(DMGlobalToLocalEnd(da, x, INSERT_VALUES, local));
-  PetscCall(DMDAVecGetArrayRead(da, local, &y));
+  PetscCall(read_ghosted(da, x, &local, &y));
   PetscCall(DMDAVecGetArray(da, f, &dy));
   PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
   for (PetscInt j = ys; j < ys + ym; ++j)
     for (PetscInt i = xs; i < xs + xm; ++i) {
       const Field c = y[j][i];
-      const PetscScalar lu = (y[j][i - 1].u + y[j][i + 1].u + y[j - 1][i].u + y[j + 1][i].u - 4 * c.u) * s;
-      const PetscScalar lv = (y[j][i - 1].v + y[j][i + 1].v + y[j - 1][i].v + y[j + 1][i].v - 4 * c.v) * s;
+      const Field l = laplacians(y, j, i, s);
       const PetscScalar uvv = c.u * c.v * c.v;
-      dy[j][i].u = pr->d1 * lu - uvv + pr->gamma * (1 - c.u);
-      dy[j][i].v = pr->d2 * lv + uvv - (pr->gamma + pr->kappa) * c.v;
+      dy[j][i].u = pr->d1 * l.u - uvv + pr->gamma * (1 - c.u);
+      dy[j][i].v = pr->d2 * l.v + uvv - (pr->gamma + pr->kappa) * c.v;
     }
-  PetscCall(DMDAVecRestoreArrayRead(da, local, &y));
+  PetscCall(release_ghosted(da, &local, &y));
   PetscCall(DMDAVecRestoreArray(da, f, &dy));
-  PetscCall(DMRestoreLocalVector(da, &local));
   return 0;
 }
 
@@ -98,22 +115,17 @@ static PetscErrorCode jacobian_p(TS ts, PetscReal t, Vec x, Mat jp, void* contex
   (void)t;
   PetscCall(TSGetDM(ts, &da));
   PetscCall(DMDAGetInfo(da, NULL, &mx, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
-  PetscCall(DMGetLocalVector(da, &local));
-  PetscCall(DMGlobalToLocalBegin(da, x, INSERT_VALUES, local));
-  PetscCall(DMGlobalToLocalEnd(da, x, INSERT_VALUES, local));
-  PetscCall(DMDAVecGetArrayRead(da, local, &y));
+  PetscCall(read_ghosted(da, x, &local, &y));
   PetscCall(DMDAGetCorners(da, &xs, &ys, NULL, &xm, &ym, NULL));
   for (PetscInt j = ys; j < ys + ym; ++j)
     for (PetscInt i = xs; i < xs + xm; ++i) {
       const Field c = y[j][i];
-      const PetscScalar lu = (y[j][i - 1].u + y[j][i + 1].u + y[j - 1][i].u + y[j + 1][i].u - 4 * c.u) * s;
-      const PetscScalar lv = (y[j][i - 1].v + y[j][i + 1].v + y[j - 1][i].v + y[j + 1][i].v - 4 * c.v) * s;
+      const Field l = laplacians(y, j, i, s);
       const PetscInt rows[2] = {2 * (j * mx + i), 2 * (j * mx + i) + 1};
-      const PetscScalar values[8] = {lu, 0, 1 - c.u, 0, 0, lv, -c.v, -c.v};
+      const PetscScalar values[8] = {l.u, 0, 1 - c.u, 0, 0, l.v, -c.v, -c.v};
       PetscCall(MatSetValues(jp, 2, rows, 4, columns, values, INSERT_VALUES));
     }
-  PetscCall(DMDAVecRestoreArrayRead(da, local, &y));
-  PetscCall(DMRestoreLocalVector(da, &local));
+  PetscCall(release_ghosted(da, &local, &y));
   PetscCall(MatAssemblyBegin(jp, MAT_FINAL_ASSEMBLY));
   PetscCall(MatAssemblyEnd(jp, MAT_FINAL_ASSEMBLY));
   return 0;

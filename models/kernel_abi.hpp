@@ -28,15 +28,6 @@ BACKSWEEP_KERNEL_ABI(
       double* vjp_y;
       double* vjp_p; /* null: the parameters' adjoint is not wanted */
       double* scratch; /* bs_vjp_scratch(call) doubles */
-    };
-    struct bs_point_call {
-      double t;
-      const double* y;
-      const double* p;
-      double* dydt;
-      const double* lambda;
-      double* vjp_y;
-      double* vjp_p;
     };)
 
 }  // namespace backsweep::kernel_abi
