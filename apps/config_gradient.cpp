@@ -3,17 +3,27 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "apps/backend_gradient.hpp"
 #include "apps/config_problem.hpp"
+#if BACKSWEEP_CUDA_BUILT
+#include "apps/cuda_gradient.hpp"
+#endif
 #include "io/assembly/visit_model.hpp"
 
 namespace backsweep::apps {
 
 GradientResult<double> config_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                        const std::vector<double>& y0, const std::vector<double>& p,
-                                       const GradientObservers& observers, RunProgress* progress) {
+                                       const GradientObservers& observers, RunProgress* progress,
+                                       KernelUse* kernels) {
   const SimulateConfig& sim = config.simulate;
   if (config.mode == GradientMode::tangent)
     return config_tangent_gradient(config, monitor, y0, p, observers, progress);
   if (sim.backend == "omp" && sim.grid_kernel) return thrust_gradient(config, monitor, y0, p, observers, progress);
+#if BACKSWEEP_CUDA_BUILT
+  if (sim.backend == "cuda")
+    if (auto result = cuda_gradient(config, monitor, y0, p, observers, progress, kernels)) return *std::move(result);
+#else
+  (void)kernels;
+#endif
   GradientResult<double> result;
   visit_model(sim, [&](const auto& model) {
     with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {

@@ -8,6 +8,7 @@
 
 #include "adjoint/gradient_problem.hpp"
 #include "io/assembly/gradient_config.hpp"
+#include "io/outputs/diagnostics_record.hpp"
 
 namespace backsweep::apps {
 
@@ -19,10 +20,12 @@ struct GradientObservers {
 };
 
 // y0: the initial numbers ([initial] expressions are evaluated at p); progress as in
-// IntegrateOptions. Thread-safe: members may run in parallel.
+// IntegrateOptions; `kernels`, where given, is set where equations ran as kernels built
+// for a device (backend cuda). Thread-safe: members may run in parallel.
 GradientResult<double> config_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                        const std::vector<double>& y0, const std::vector<double>& p,
-                                       const GradientObservers& observers = {}, RunProgress* progress = nullptr);
+                                       const GradientObservers& observers = {}, RunProgress* progress = nullptr,
+                                       KernelUse* kernels = nullptr);
 
 // The same in tangent mode (config_tangent.cpp), whatever the config's mode.
 GradientResult<double> config_tangent_gradient(const GradientConfig& config, const MonitorOptions& monitor,

@@ -43,10 +43,12 @@ int run_gradient(const std::string& config_path, bool json) {
   // from the gradient's own sweeps.
   std::optional<FieldRecorder> recorder;
   if (sim.fields() && sim.vtk) recorder.emplace(sim, sim.parameters);
+  KernelUse device_kernels;
   const GradientResult<double> result = [&] {
     ProgressDisplay display("gradient", sim.integrate.t0, sim.integrate.t1, config.mode == GradientMode::adjoint);
     return config_gradient(config, monitor, sim.initial_state, sim.parameters,
-                           recorder ? recorder->observers() : GradientObservers{}, display.progress());
+                           recorder ? recorder->observers() : GradientObservers{}, display.progress(),
+                           &device_kernels);
   }();
   if (const auto& refused = result.diagnostics.refused) {
     report_error(config.checkpointing.refusal_error(*refused));
@@ -59,7 +61,7 @@ int run_gradient(const std::string& config_path, bool json) {
     return result.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
-  const GradientOutput record = gradient_record(config, result, monitor.tolerance);
+  const GradientOutput record = gradient_record(config, result, monitor.tolerance, device_kernels);
   print_gradient(record, std::string(sim.method.name()), results_stream(json));
   if (const auto& report = result.diagnostics.monitor;
       report && report->verdict != GrowthVerdict::stable)

@@ -20,13 +20,14 @@ nlohmann::json initial_json(const GradientOutput& record) {
 }  // namespace
 
 GradientOutput gradient_record(const GradientConfig& config, const GradientResult<double>& result,
-                               double monitor_tolerance) {
+                               double monitor_tolerance, const KernelUse& device_kernels) {
   const SimulateConfig& sim = config.simulate;
   GradientOutput record{sim.model, to_string(config.mode), result.value, {}, {}, {}, {}, result.diagnostics,
                         monitor_tolerance, {}, {}, {}, {}};
   if (sim.expression_model) {
     const CompiledFieldKernel* compiled = sim.expression_model->compiled();
     record.kernels = {compiled ? "compiled" : "interpreted", compiled ? compiled->compile_seconds() : 0.0};
+    if (!device_kernels.how.empty()) record.kernels = device_kernels;
   }
   for (std::size_t j : config.parameters) {
     record.parameter_names.push_back(sim.parameter_names[j]);

@@ -14,9 +14,10 @@
 namespace backsweep::apps {
 
 // The record of `result`: the parameters the config reports, and dJ/d(initial state) when
-// it asks, by name (on a grid: by field, each a value per point).
+// it asks, by name (on a grid: by field, each a value per point). `device_kernels`: how
+// equations ran where a device's kernels ran them (config_gradient's `kernels`).
 GradientOutput gradient_record(const GradientConfig& config, const GradientResult<double>& result,
-                               double monitor_tolerance);
+                               double monitor_tolerance, const KernelUse& device_kernels = {});
 
 // "gradient (adjoint, rk4, 400 steps): J = ...", then a line per reported value (on a
 // grid: a field's norm and its dataset in gradient.h5).

@@ -41,9 +41,10 @@ const char* const kSimulateHelp = R"(Config keys read by simulate (see docs/conf
                 initial_step  first adaptive step (default: chosen automatically)
                 min_step, max_step  adaptive step limits (default: a few ulps of t, none)
                 newton_tolerance, linear_solver (auto | dense | sparse)  implicit methods
-                backend     cpu (default) | omp: the hand-written grid models' gradients
-                            on the OpenMP backend, [ensemble] members and a fit's
-                            starts in parallel
+                backend     cpu (default) | omp: the hand-written grid models' and
+                            equations on a grid on OpenMP threads, [ensemble] members
+                            and a fit's starts in parallel | cuda: their gradients on
+                            the GPU (equations as CUDA kernels built at run time)
   [output]      dir         output folder, relative to the working directory (default
                             out/<config file name without .toml>)
                 vtk         true: also the fields as VTK series for ParaView (grids)

@@ -13,41 +13,7 @@ n=$2
 rounds=${3:-3}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-length=$(python3 -c "print(2.5 * $n / 64)")
-centre=$((n / 2 - 1))
-cat >"$work/gs.toml" <<EOF
-[grid]
-shape = [$n, $n]
-extent = [$length, $length]
-boundary = "periodic"
-[model]
-fields = ["u", "v"]
-parameters = ["D1", "D2", "gamma", "kappa"]
-[model.equations]
-u = "D1*lap(u) - u*v^2 + gamma*(1 - u)"
-v = "D2*lap(v) + u*v^2 - (gamma + kappa)*v"
-[model.constants]
-L = $length
-[parameters]
-D1 = 8e-5
-D2 = 4e-5
-gamma = 0.024
-kappa = 0.06
-[initial]
-v = "if(x >= 0.4*L and x <= 0.6*L and y >= 0.4*L and y <= 0.6*L, sin(2*pi*x/(0.4*L))^2*sin(2*pi*y/(0.4*L))^2/4, 0)"
-u = "1 - 2*v"
-[time]
-end = 200.0
-output = [200.0]
-[solver]
-method = "rk4"
-step = 0.5
-kernel_cache = "$work/kernels"
-[objective]
-terminal = "u[$centre, $centre] + v[$centre, $centre]"
-[checkpointing]
-schedule = "store_all"
-EOF
+"$(dirname "$0")/gray_scott_toml.sh" "$n" 200.0 "kernel_cache = \"$work/kernels\"" >"$work/gs.toml"
 sed 's/^kernel_cache = .*/kernels = "interpreted"/' "$work/gs.toml" >"$work/gs_interpreted.toml"
 cli="$build/apps/backsweep"
 petsc="$build/bench/bench_petsc_gray_scott"

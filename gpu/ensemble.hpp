@@ -16,9 +16,10 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "gpu/member_loop.hpp"
 #include "gpu/member_sweep.hpp"
+#include "gpu/system.hpp"
 #include "gpu/thrust_algebra.hpp"
 
-namespace backsweep::gpu {
+namespace BACKSWEEP_GPU_NAMESPACE {
 
 namespace detail {
 
@@ -65,4 +66,4 @@ std::vector<GradientResult<double>> ensemble_gradients(const GradientProblem<M, 
 #endif
 }
 
-}  // namespace backsweep::gpu
+}  // namespace BACKSWEEP_GPU_NAMESPACE

@@ -11,10 +11,11 @@
 #include <utility>
 
 #include "gpu/grid_view.hpp"
+#include "gpu/system.hpp"
 #include "gpu/thrust_algebra.hpp"
 #include "models/builtin/gray_scott.hpp"
 
-namespace backsweep::gpu {
+namespace BACKSWEEP_GPU_NAMESPACE {
 
 class DeviceGrayScott {
  public:
@@ -97,4 +98,4 @@ class DeviceGrayScott {
   GridView view_;
 };
 
-}  // namespace backsweep::gpu
+}  // namespace BACKSWEEP_GPU_NAMESPACE

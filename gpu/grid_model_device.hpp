@@ -12,10 +12,11 @@
 #include <utility>
 
 #include "gpu/grid_view.hpp"
+#include "gpu/system.hpp"
 #include "gpu/thrust_algebra.hpp"
 #include "models/grid.hpp"
 
-namespace backsweep::gpu {
+namespace BACKSWEEP_GPU_NAMESPACE {
 
 template <class M>
 class DeviceGridModel {
@@ -94,4 +95,4 @@ class DeviceGridModel {
   GridPositions positions_;
 };
 
-}  // namespace backsweep::gpu
+}  // namespace BACKSWEEP_GPU_NAMESPACE

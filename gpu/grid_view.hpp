@@ -9,10 +9,11 @@
 #include <cstdint>
 #include <stdexcept>
 
+#include "gpu/system.hpp"
 #include "models/grid.hpp"
 #include "platform/host_device.hpp"
 
-namespace backsweep::gpu {
+namespace BACKSWEEP_GPU_NAMESPACE {
 
 // Division by a divisor fixed in advance, by a multiply and a shift (Granlund and
 // Montgomery, 1994): a grid point's position costs no hardware division, which is slow
@@ -153,4 +154,4 @@ BACKSWEEP_UNROLL
   }
 };
 
-}  // namespace backsweep::gpu
+}  // namespace BACKSWEEP_GPU_NAMESPACE

@@ -9,7 +9,9 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
-namespace backsweep::gpu {
+#include "gpu/system.hpp"
+
+namespace BACKSWEEP_GPU_NAMESPACE {
 
 // One member of an ensemble: its initial state and parameters.
 struct EnsembleMember {
@@ -28,4 +30,4 @@ void for_each_member(std::size_t count, const Work& work) {
 #endif
 }
 
-}  // namespace backsweep::gpu
+}  // namespace BACKSWEEP_GPU_NAMESPACE

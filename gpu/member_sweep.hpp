@@ -28,13 +28,14 @@
 #include "adjoint/detail/scalar_gradient.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "gpu/member_loop.hpp"
+#include "gpu/system.hpp"
 #include "gpu/thread_algebra.hpp"
 #include "gpu/thrust_algebra.hpp"
 #include "solvers/adaptive_grid.hpp"
 #include "solvers/explicit_rk.hpp"
 #include "solvers/integrate.hpp"
 
-namespace backsweep::gpu {
+namespace BACKSWEEP_GPU_NAMESPACE {
 
 namespace detail {
 
@@ -313,4 +314,4 @@ std::vector<GradientResult<double>> member_gradients(const GradientProblem<M, Ob
   return results;
 }
 
-}  // namespace backsweep::gpu
+}  // namespace BACKSWEEP_GPU_NAMESPACE

@@ -6,10 +6,11 @@
 #include <cassert>
 #include <cstddef>
 
+#include "gpu/system.hpp"
 #include "platform/host_device.hpp"
 #include "solvers/algebra.hpp"
 
-namespace backsweep::gpu {
+namespace BACKSWEEP_GPU_NAMESPACE {
 
 // A vector of up to Capacity values in place (no heap): what a kernel's stepper holds.
 template <class T, std::size_t Capacity>
@@ -42,4 +43,4 @@ struct ThreadAlgebra : SerialLoops {
 
 static_assert(Algebra<ThreadAlgebra<1>>);
 
-}  // namespace backsweep::gpu
+}  // namespace BACKSWEEP_GPU_NAMESPACE

@@ -27,6 +27,7 @@
 #include <thrust/for_each.h>
 #include <thrust/iterator/counting_iterator.h>
 
+#include "gpu/system.hpp"
 #include "platform/host_device.hpp"
 #include "solvers/algebra.hpp"
 
@@ -37,13 +38,30 @@
 #define BACKSWEEP_THRUST_CUDA 0
 #endif
 
-namespace backsweep::gpu {
+namespace BACKSWEEP_GPU_NAMESPACE {
 
 // Where an allocator's memory lives under CUDA (on OpenMP it is all host memory):
 //   shared     managed memory: the device computes on it, the host reads it in place;
 //   host_read  pinned host memory: the device writes a few values the host reads at once
 //              (a sum's last partials), with no page migration.
 enum class Memory { shared, host_read };
+
+#if BACKSWEEP_THRUST_CUDA
+// Managed pages placed on the device at once, not one fault at a time where a kernel first
+// writes them (a store-all sweep's checkpoints are gigabytes). Only a hint: errors ignored.
+inline void place_on_device(void* p, std::size_t bytes) {
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return;
+#if CUDART_VERSION >= 13000
+  cudaMemLocation location{};
+  location.type = cudaMemLocationTypeDevice;
+  location.id = device;
+  (void)cudaMemPrefetchAsync(p, bytes, location, 0, 0);
+#else
+  (void)cudaMemPrefetchAsync(p, bytes, device, 0);
+#endif
+}
+#endif
 
 template <class T, Memory kMemory>
 struct BackendAllocator {
@@ -65,6 +83,7 @@ struct BackendAllocator {
     if (status != cudaSuccess)  // no device or no driver: CUDA's reason
       throw std::runtime_error("CUDA could not allocate " + std::to_string(n * sizeof(T)) +
                                " bytes: " + cudaGetErrorString(status));
+    if (kMemory == Memory::shared) place_on_device(p, n * sizeof(T));
     return static_cast<T*>(p);
 #else
     return std::allocator<T>().allocate(n);
@@ -231,4 +250,4 @@ struct ThrustAlgebra {
 
 static_assert(Algebra<ThrustAlgebra>);
 
-}  // namespace backsweep::gpu
+}  // namespace BACKSWEEP_GPU_NAMESPACE

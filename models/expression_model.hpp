@@ -82,6 +82,8 @@ class ExpressionModel {
   const std::vector<std::string>& state_names() const { return state_names_; }
   const std::vector<std::string>& param_names() const { return param_names_; }
   const std::vector<Expression>& equations() const { return equations_; }
+  // The equations as one linked program (what the interpreter runs and kernels are built from).
+  const detail::ExpressionProgram& program() const { return program_; }
 
   // The pattern of df/d[y, p] as the equations are written: every input that either
   // branch of an if(), min or max reads, and on a grid each operator's stencil

@@ -157,6 +157,7 @@ NativeLibrary NativeLibrary::load(const std::string& source, const CompilerOptio
                                                                    : BACKSWEEP_SYSTEM_CXX);
   std::string key_text = source + "\n" + identity_of(compiler) + "\n" + processor_identity();
   for (const std::string& flag : options.flags) key_text += " " + flag;
+  key_text += " -x " + options.language;
   const fs::path folder = options.cache.empty() ? default_kernel_cache() : options.cache;
   const std::string key = digest(key_text);
   NativeLibrary library;
@@ -181,7 +182,7 @@ NativeLibrary NativeLibrary::load(const std::string& source, const CompilerOptio
     write_all(code.temporary(), source);
     std::vector<std::string> argv{compiler.string()};
     argv.insert(argv.end(), options.flags.begin(), options.flags.end());
-    argv.insert(argv.end(), {"-x", "c++", code.temporary().string(), "-o", built.temporary().string()});
+    argv.insert(argv.end(), {"-x", options.language, code.temporary().string(), "-o", built.temporary().string()});
     run_compiler(argv, log.temporary(), options.time_limit);
     write_all(sum.temporary(), digest(read_all(built.temporary())));
     built.commit();

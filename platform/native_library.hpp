@@ -28,6 +28,7 @@ struct CompilerOptions {
   std::filesystem::path cache;   // empty: default_kernel_cache()
   std::string compiler;          // empty: $BACKSWEEP_CXX, else the compiler that built backsweep
   std::vector<std::string> flags = default_flags();
+  std::string language = "c++";  // the source's language, as -x names it (nvcc: "cu")
   std::chrono::seconds time_limit{300};
 
   static std::vector<std::string> default_flags();

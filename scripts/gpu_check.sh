@@ -1,48 +1,66 @@
 #!/usr/bin/env bash
-# The CUDA backend's test and benchmarks (gpu/: Gray–Scott, heat, advection–diffusion and
-# acoustic fields, Lorenz-63 ensembles), built with nvcc (warnings as errors) and run on a
-# GPU.
-#   scripts/gpu_check.sh                 build in build-gpu for this machine's GPU, and run
-#   scripts/gpu_check.sh --pack DIR      build for Hopper (no GPU needed) into DIR, with the
-#                                        shared libraries a machine without the project's
-#                                        dependencies lacks (SUNDIALS, SuiteSparse)
-#   scripts/gpu_check.sh --run DIR       run what --pack built (on the GPU machine)
+# The CUDA backend's tests and benchmarks (gpu/: Gray–Scott, heat, advection–diffusion and
+# acoustic fields, Lorenz-63 ensembles; config equations as CUDA kernels built at run time)
+# and the program's cuda backend against its cpu backend, built with nvcc (warnings as
+# errors) and run on a GPU.
+#   scripts/gpu_check.sh                     build in build-gpu for this machine's GPU, and run
+#   scripts/gpu_check.sh --pack DIR [BUILD]  build for Hopper (no GPU needed) into DIR, or take
+#                                            what BUILD (CUDA on, Hopper) built, with the shared
+#                                            libraries a machine without the project's
+#                                            dependencies lacks
+#   scripts/gpu_check.sh --run DIR           run what --pack packed (on the GPU machine; it
+#                                            needs nvcc, and a C++ compiler for the cpu backend)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-targets=(test_gpu_thrust_backend_cuda bench_backend_gray_scott_cuda bench_backend_grid_models_cuda
-  bench_ensemble_lorenz_cuda)
+tests=(test_gpu_thrust_backend_cuda test_gpu_equations_cuda)
+benches=(bench_backend_gray_scott_cuda bench_backend_grid_models_cuda bench_ensemble_lorenz_cuda bench_equations_cuda)
 
 build() {  # build(folder, CUDA architectures)
   cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DBACKSWEEP_CUDA=ON -DBACKSWEEP_WERROR=ON \
-    -DCMAKE_CUDA_ARCHITECTURES="$2" -DBACKSWEEP_BUILD_APPS=OFF > "$1.configure.log"
-  cmake --build "$1" -j"$(nproc)" --target "${targets[@]}"
+    -DCMAKE_CUDA_ARCHITECTURES="$2" > "$1.configure.log"
+  cmake --build "$1" -j"$(nproc)" --target "${tests[@]}" "${benches[@]}" backsweep
 }
 
-run() {  # run(folder holding the test and the benchmarks)
+collect() {  # collect(build folder, destination)
+  cp "${tests[@]/#/$1/tests/}" "${benches[@]/#/$1/bench/}" "$1/apps/backsweep" bench/gray_scott_backends.sh \
+    bench/gray_scott_toml.sh "$2/"
+}
+
+run() {  # run(folder holding the tests, the benchmarks and the program)
   nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv,noheader
-  "$1/test_gpu_thrust_backend_cuda"
-  "$1/bench_backend_gray_scott_cuda"
-  "$1/bench_backend_grid_models_cuda"
-  "$1/bench_ensemble_lorenz_cuda"
+  export BACKSWEEP_NVCC=${BACKSWEEP_NVCC:-$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)}
+  export BACKSWEEP_CXX=${BACKSWEEP_CXX:-$(command -v g++ || command -v c++)}
+  for test in "${tests[@]}"; do "$1/$test"; done
+  "$1/bench_equations_cuda" 2048
+  "$1/gray_scott_backends.sh" "$1/backsweep" 2048 2 50.0
+  for bench in bench_backend_gray_scott_cuda bench_backend_grid_models_cuda bench_ensemble_lorenz_cuda; do
+    "$1/$bench"
+  done
 }
 
 case "${1:-}" in
   --pack)
     out=${2:?--pack needs a folder}
     mkdir -p "$out/lib"
-    build "$out/build" 90
-    cp "$out/build/tests/test_gpu_thrust_backend_cuda" "$out"/build/bench/bench_*_cuda "$out/"
-    # The shared libraries outside the C++ and CUDA runtimes.
-    ldd "$out"/*_cuda |
-      awk '/sundials|klu|amd|colamd|btf|suitesparse|cholmod|gomp|blas|lapack|gfortran|quadmath/ {print $3}' |
-      sort -u | xargs -r cp -L -t "$out/lib"
-    rm -rf "$out/build" ;;
+    if [[ -n "${3:-}" ]]; then
+      cmake --build "$3" -j2 --target "${tests[@]}" "${benches[@]}" backsweep
+      collect "$3" "$out"
+    else
+      build "$out/build" 90
+      collect "$out/build" "$out"
+      rm -rf "$out/build"
+    fi
+    # Every shared library but the C and C++ runtimes (the GPU machine's are newer).
+    ldd "$out"/test_* "$out"/bench_* "$out/backsweep" |
+      awk '$3 ~ /^\// && $1 !~ /^(libc|libm|libstdc\+\+|libgcc_s|libpthread|libdl|librt|ld-linux)[.-]/ {print $3}' |
+      sort -u | xargs -r cp -L -t "$out/lib" ;;
   --run)
     dir=${2:?--run needs a folder}
     LD_LIBRARY_PATH="$dir/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
       run "$dir" ;;
   *)
     build build-gpu native
-    cp build-gpu/tests/test_gpu_thrust_backend_cuda build-gpu/bench/bench_*_cuda build-gpu/
-    run build-gpu ;;
+    mkdir -p build-gpu/checks
+    collect build-gpu build-gpu/checks
+    run build-gpu/checks ;;
 esac

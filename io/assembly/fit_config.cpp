@@ -2,6 +2,7 @@
 
 #include <utility>
 
+#include "io/config/config_file.hpp"
 #include "io/config/expression_reader.hpp"
 
 namespace backsweep {

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <utility>
 
+#include "io/config/config_file.hpp"
 #include "io/config/expression_reader.hpp"
 #include "models/field_equations.hpp"
 #include "platform/printable.hpp"
@@ -56,7 +57,8 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
   static_cast<SimulateSpec&>(config) = std::move(spec);
   if (config.kind == ModelKind::equations) {
     const std::shared_ptr<ExpressionModel> model = equations_model(config);
-    if (config.layout && config.compiled_kernels) compile_kernels(*model, config);
+    // On cuda the GPU's kernels are built where they run (apps/cuda_gradient.cu).
+    if (config.layout && config.compiled_kernels && config.backend != "cuda") compile_kernels(*model, config);
     config.expression_model = model;
   }
   if (config.kind == ModelKind::grid_kernel)

@@ -12,10 +12,11 @@ namespace backsweep {
 namespace {
 
 constexpr bool kOpenMP = BACKSWEEP_OPENMP_BUILT;
+constexpr bool kCuda = BACKSWEEP_CUDA_BUILT;
 
 // The Thrust backends run the hand-written grid kernels' device forms (gpu/) with the
-// explicit steppers; omp also runs equations on a grid, compiled, on OpenMP threads;
-// everything else runs on the cpu.
+// explicit steppers, and equations on a grid compiled: omp on OpenMP threads, cuda as
+// CUDA kernels built at run time; everything else runs on the cpu.
 const std::array<BackendEntry, 3> kBackends{{
     {.name = "cpu",
      .built = true,
@@ -30,10 +31,10 @@ const std::array<BackendEntry, 3> kBackends{{
      .runs_grid_kernel = true,
      .parallel_runs = true},
     {.name = "cuda",
-     .built = false,
-     .missing = "this program is built without CUDA (CUDA is reached from C++, gpu/)",
-     .runs_grid_kernel = true,
-     .parallel_runs = true},
+     .built = kCuda,
+     .missing = "this program is built without CUDA (configure with -DBACKSWEEP_CUDA=ON, with CUDA 12 or later)",
+     .runs_equations = true,  // on a grid, as CUDA kernels built at run time
+     .runs_grid_kernel = true},
 }};
 
 }  // namespace

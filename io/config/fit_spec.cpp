@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "io/config/checkpointing_section.hpp"
+#include "io/config/config_file.hpp"
 #include "io/config/config_sections.hpp"
 #include "io/config/expression_reader.hpp"
 #include "io/config/detail/joined.hpp"

@@ -12,12 +12,13 @@
 #include "fit/field_regularization.hpp"
 #include "fit/multistart.hpp"
 #include "io/config/checkpointing_config.hpp"
-#include "io/config/config_file.hpp"
 #include "io/config/measurements.hpp"
 #include "io/config/formula.hpp"
 #include "io/config/simulate_spec.hpp"
 
 namespace backsweep {
+
+struct ConfigFile;  // io/config/config_file.hpp
 
 // A scalar parameter, or a parameter field estimated point by point: `points` values
 // from `index` on, each within [lower, upper], starting from (and regularised towards)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "io/config/checkpointing_section.hpp"
+#include "io/config/config_file.hpp"
 #include "io/config/config_sections.hpp"
 #include "io/config/ensemble_section.hpp"
 #include "io/config/detail/joined.hpp"
@@ -52,8 +53,10 @@ void read_gradient(const TomlSection& root, GradientSpec& config) {
   // Without a stepper (CVODES), its own adjoint unless the tangent (its forward
   // sensitivities) is asked for by name: the tangent's Dual lanes need our stepper.
   const bool stepper = find_method(config.simulate.method_name)->has_stepper();
-  // Off the cpu, a grid kernel's gradient is the adjoint (its tangent is host code).
-  const bool on_backend = config.simulate.backend != "cpu" && config.simulate.kind == ModelKind::grid_kernel;
+  // Off the cpu, a grid kernel's gradient is the adjoint (its tangent is host code), and
+  // on cuda every model's.
+  const bool on_backend = (config.simulate.backend != "cpu" && config.simulate.kind == ModelKind::grid_kernel) ||
+                          config.simulate.backend == "cuda";
   if (!stepper || on_backend) config.mode = GradientMode::adjoint;
   const auto gradient = root.subsection("gradient");
   if (!gradient) return;

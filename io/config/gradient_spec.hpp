@@ -11,12 +11,13 @@
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "io/config/checkpointing_config.hpp"
-#include "io/config/config_file.hpp"
 #include "io/config/ensemble_config.hpp"
 #include "io/config/formula.hpp"
 #include "io/config/simulate_spec.hpp"
 
 namespace backsweep {
+
+struct ConfigFile;  // io/config/config_file.hpp
 
 // What a gradient config says beyond its model and its objective's formulas.
 struct GradientSettings {

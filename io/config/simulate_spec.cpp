@@ -7,6 +7,7 @@
 
 #include "io/config/backends.hpp"
 #include "io/config/checkpointing_section.hpp"
+#include "io/config/config_file.hpp"
 #include "io/config/config_sections.hpp"
 #include "io/config/detail/joined.hpp"
 #include "io/config/model_sections.hpp"
@@ -123,6 +124,9 @@ void read_kernels(const TomlSection& solver, SimulateSpec& config, bool parallel
   if (config.backend == "omp" && config.kind == ModelKind::equations && !config.compiled_kernels && !parallel_runs)
     solver.fail("backend", on_grid ? "omp runs equations as compiled kernels (solver.kernels = \"compiled\")"
                                    : "omp runs equations on a [grid]; this model's run on cpu");
+  if (config.backend == "cuda" && config.kind == ModelKind::equations && !config.compiled_kernels)
+    solver.fail("backend", on_grid ? "cuda runs equations as compiled kernels (solver.kernels = \"compiled\")"
+                                   : "cuda runs equations on a [grid]; this model's run on cpu");
 }
 
 void read_solver(const TomlSection& root, SimulateSpec& config) {

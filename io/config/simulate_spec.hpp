@@ -8,7 +8,6 @@
 #include <vector>
 
 #include "io/config/backends.hpp"
-#include "io/config/config_file.hpp"
 #include "io/config/formula.hpp"
 #include "models/builtin/acoustic.hpp"
 #include "models/expression_model.hpp"
@@ -17,6 +16,8 @@
 #include "solvers/linear_solver.hpp"
 
 namespace backsweep {
+
+struct ConfigFile;  // io/config/config_file.hpp
 
 struct SimulateSpec {
   std::string file;                    // the config file it came from

@@ -20,8 +20,8 @@ struct DiagnosticEntry {
 };
 
 // How a model defined by equations ran: "compiled" (native kernels; compile_seconds is
-// what building them took in this run, 0 where they came from the cache) or
-// "interpreted"; empty for other models.
+// what building them took in this run, 0 where they came from the cache), "cuda" (CUDA
+// kernels, likewise) or "interpreted"; empty for other models.
 struct KernelUse {
   std::string how;
   double compile_seconds = 0.0;

@@ -7,7 +7,9 @@ namespace backsweep::detail {
 // and powers as the interpreter takes them (constant_arithmetic.hpp).
 inline constexpr const char* kKernelPrelude = R"(
 namespace {
+#ifndef BS_INLINE
 #define BS_INLINE inline __attribute__((always_inline))
+#endif
 // A neighbour along one axis, as stencils.hpp's GridAxis finds it: at `off` from the point
 // (0 beyond a wall); `wall`: a Dirichlet wall (the field is 0 there); `exists`: a point
 // there reads this one back (inside, or across a periodic wrap); `mirror`: beyond a Neumann
@@ -47,7 +49,6 @@ BS_INLINE double bs_power(double x, double y) {
   if (y == std::round(y) && std::abs(y) <= 16) return bs_integer_power(x, y);
   return std::pow(x, y);
 }
-constexpr Side kBelow{-1, false, true, false}, kAbove{1, false, true, false};
 }  // namespace
 )";
 

@@ -1,8 +1,8 @@
 // Equations on a grid through the program with compiled kernels (solver.kernels, the
 // default there): the objective is the interpreter's bitwise and the gradient agrees to
 // round-off; under backend "omp" (two threads) the gradient is bitwise the cpu's; where no
-// kernel can be built the run says so in one line and gives the interpreter's result; bad
-// kernels keys are config errors naming the key.
+// kernel can be built the run says so in one line and gives the interpreter's result (so
+// does backend "cuda" without a GPU); bad kernels keys are config errors naming the key.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -171,4 +171,38 @@ TEST_CASE("kernels keys: errors name the key") {
   const CliRun members = run_cli("gradient members.toml --output-dir members", dir);
   CAPTURE(members.err);
   CHECK(members.exit_code == (BACKSWEEP_OPENMP_BUILT ? 0 : 2));
+}
+
+TEST_CASE("backend cuda: the GPU's kernels, or without a GPU one line and the cpu's interpreted result") {
+  using namespace compiled_equations_test;
+  const fs::path dir = scratch() / "cuda";
+  fs::create_directories(dir);
+  const std::string solver = "[solver]\nmethod = \"rk4\"\nstep = 2e-4\nbackend = \"cuda\"\n";
+  std::ofstream(dir / "cfg.toml") << kHeat << solver;
+  std::ofstream(dir / "ode.toml") << "[model]\nstates = [\"x\"]\nparameters = [\"a\"]\n[model.equations]\nx = \"-a*x\"\n"
+                                     "[parameters]\na = 1.0\n[initial]\nx = 1.0\n[time]\nend = 1.0\n"
+                                  << solver;
+  const CliRun ode = run_cli("gradient ode.toml --output-dir out", dir);
+  CHECK(ode.exit_code == 2);
+  CHECK(ode.err.find("solver.backend") != std::string::npos);
+  if (!BACKSWEEP_CUDA_BUILT) {
+    const CliRun run = run_cli("gradient cfg.toml --output-dir out", dir);
+    CHECK(run.exit_code == 2);
+    CHECK(run.err.find("built without CUDA") != std::string::npos);
+    return;
+  }
+  CHECK(ode.err.find("cuda runs equations on a [grid]") != std::string::npos);
+  const Gradient interpreted = run_gradient("cuda_reference", kHeat, "kernels = \"interpreted\"\n", 2e-4);
+  std::string err;
+  const Gradient cuda = run_gradient("cuda_run", kHeat, "backend = \"cuda\"\n", 2e-4, &err);
+  if (err.find("the equations run on the cpu backend, interpreted: ") != std::string::npos) {  // no GPU here
+    CHECK(std::count(err.begin(), err.end(), '\n') == 1);
+    CHECK(cuda.value == interpreted.value);
+    CHECK(cuda.initial == interpreted.initial);
+    CHECK(cuda.parameters == interpreted.parameters);
+  } else {  // on the GPU: CUDA's exp, sin, ... and sums in another order
+    CHECK(std::abs(cuda.value - interpreted.value) <= 1e-13 * std::abs(interpreted.value));
+    CHECK(relative_difference(cuda.initial, interpreted.initial) <= 1e-10);
+    CHECK(relative_difference(cuda.parameters, interpreted.parameters) <= 1e-10);
+  }
 }

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "io/config/config_error.hpp"
+#include "io/config/config_file.hpp"
 
 using namespace backsweep;
 

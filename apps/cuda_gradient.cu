@@ -1,0 +1,61 @@
+#include "apps/cuda_gradient.hpp"
+
+#include <iostream>
+
+#include "adjoint/discrete_adjoint.hpp"
+#include "apps/config_problem.hpp"
+#include "gpu/equations_device.hpp"
+#include "gpu/gray_scott_device.hpp"
+#include "gpu/grid_model_device.hpp"
+#include "models/builtin/grid_kernels.hpp"
+#include "platform/printable.hpp"
+
+namespace backsweep::apps {
+
+namespace {
+
+gpu::DeviceGrayScott on_device(const models::GrayScott& model) { return gpu::DeviceGrayScott(model.grid()); }
+template <class M>
+gpu::DeviceGridModel<M> on_device(const M& model) {
+  return gpu::DeviceGridModel<M>(model);
+}
+
+template <class M>
+GradientResult<double> device_gradient(const GradientConfig& config, const M& model, const MonitorOptions& monitor,
+                                       const std::vector<double>& y0, const std::vector<double>& p,
+                                       const GradientObservers& observers, RunProgress* progress) {
+  GradientResult<double> result;
+  with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
+    result = gradient<double, gpu::ThrustAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
+  });
+  return result;
+}
+
+}  // namespace
+
+std::optional<GradientResult<double>> cuda_gradient(const GradientConfig& config, const MonitorOptions& monitor,
+                                                    const std::vector<double>& y0, const std::vector<double>& p,
+                                                    const GradientObservers& observers, RunProgress* progress,
+                                                    KernelUse* kernels) {
+  const SimulateConfig& sim = config.simulate;
+  if (sim.grid_kernel) {
+    std::optional<GradientResult<double>> result;
+    models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& host) {
+      result = device_gradient(config, on_device(host), monitor, y0, p, observers, progress);
+    });
+    return result;
+  }
+  CompilerOptions host;
+  host.cache = sim.kernel_cache;
+  std::optional<gpu::DeviceEquationModel> model;
+  try {
+    model.emplace(*sim.expression_model, gpu::cuda_compiler_options(host));
+  } catch (const NativeLibraryError& error) {
+    std::cerr << "backsweep: the equations run on the cpu backend, interpreted: " << printable(error.what()) << "\n";
+    return std::nullopt;
+  }
+  if (kernels) *kernels = {"cuda", model->compile_seconds()};
+  return device_gradient(config, *model, monitor, y0, p, observers, progress);
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,235 @@
+#include "models/field_point_source.hpp"
+
+#include <functional>
+
+#include "models/program_source.hpp"
+
+namespace backsweep::detail {
+
+namespace {
+
+std::string str(std::size_t value) { return std::to_string(value); }
+
+class PointSource {
+ public:
+  PointSource(const FieldEquations& fields, const ExpressionProgram& program)
+      : fields_(fields), program_(program), axes_(fields.grid().axes()), scalars_(fields.scalar_parameters()) {}
+
+  // rhs_point; vjp_point, the program's reverse guarded as the interpreter's; or
+  // vjp_point_fast, unguarded, raising `bad` where an adjoint is not finite (its row is
+  // then taken again by vjp_point): masks cost more than the program.
+  std::string point_function(const std::string& name, bool vjp, bool guarded = true) const {
+    std::string text = "template <bool W> BS_INLINE void " + name +
+                       "(const bs_grid_call& c, long q, const Side* lo, const Side* hi, const double* coord, double cx, "
+                       "const double* ps" + std::string(vjp ? ", double* G, long P, long j" : "") + scalar_adjoints(vjp) +
+                       (guarded ? "" : ", int& bad") + ") {\n(void)coord; (void)cx; (void)lo; (void)hi; (void)ps;\n" +
+                       inputs();
+    const ProgramSource source = names(vjp);
+    if (!vjp) {
+      text += source.run(program_, [](std::uint32_t d) { return "c.dydt[" + str(d) + " * n + q]"; });
+      return text + "}\n";
+    }
+    text += source.run(program_, {});
+    const std::size_t nf = fields_.fields().size(), npf = fields_.parameter_fields().size();
+    const std::size_t nops = fields_.operators().size();
+    for (std::size_t f = 0; f < nf; ++f) text += "double a1_" + str(f) + " = 0.0;\n";
+    for (std::size_t f = 0; f < npf; ++f) text += "double a3_" + str(f) + " = 0.0;\n";
+    for (std::size_t s = 0; s < nops; ++s) text += "double a4_" + str(s) + " = 0.0;\n";
+    text += source.reverse(program_, [](std::uint32_t d) { return "c.lambda[" + str(d) + " * n + q]"; }, guarded);
+    // The slab's buffers: each operator's adjoint, then the fields' and the parameter
+    // fields' own (what the gather starts from).
+    for (std::size_t s = 0; s < nops; ++s) text += "G[" + str(s) + " * P + j] = a4_" + str(s) + ";\n";
+    for (std::size_t f = 0; f < nf; ++f) text += "G[" + str(nops + f) + " * P + j] = a1_" + str(f) + ";\n";
+    for (std::size_t f = 0; f < npf; ++f) text += "G[" + str(nops + nf + f) + " * P + j] = a3_" + str(f) + ";\n";
+    if (!guarded) {
+      std::string finite = "true";
+      for (std::size_t f = 0; f < nf; ++f) finite += " && __builtin_isfinite(a1_" + str(f) + ")";
+      for (std::size_t f = 0; f < npf; ++f) finite += " && __builtin_isfinite(a3_" + str(f) + ")";
+      for (std::size_t s = 0; s < nops; ++s) finite += " && __builtin_isfinite(a4_" + str(s) + ")";
+      text += "bad |= !(" + finite + ");\n";
+    }
+    return text + "}\n";
+  }
+
+  // At q, the fields' and parameter fields' own adjoints, then what the operators at q's
+  // neighbours owe it: each operator's transpose, gathered, in the operators' order; each
+  // sum stored once. `local`: gather_local, reading the buffers of the point (Gc) and of
+  // its neighbours (Gn[2 * axis] below, Gn[2 * axis + 1] above) as one point's each.
+  std::string gather_function(bool local) const {
+    const std::size_t nf = fields_.fields().size(), npf = fields_.parameter_fields().size();
+    const std::size_t nops = fields_.operators().size();
+    std::string text = local ? "template <bool W> BS_INLINE void gather_local(const bs_grid_call& c, long q, const Side* lo, "
+                               "const Side* hi, const double* Gc, const double* const* Gn) {\n"
+                               "const long n = c.points; (void)n; (void)lo; (void)hi; (void)Gn;\n"
+                             : "template <bool W> BS_INLINE void gather_point(const bs_grid_call& c, long q, const Side* lo, "
+                               "const Side* hi, const double* Gc, const double* Gl, const double* Gh, long P, long j) {\n"
+                               "const long n = c.points; (void)n; (void)lo; (void)hi; (void)Gl; (void)Gh;\n";
+    const auto own = [local](std::size_t b) { return "Gc[" + str(b) + (local ? "]" : " * P + j]"); };
+    for (std::size_t f = 0; f < nf; ++f) text += "double y" + str(f) + " = " + own(nops + f) + ";\n";
+    for (std::size_t f = 0; f < npf; ++f) text += "double k" + str(f) + " = " + own(nops + nf + f) + ";\n";
+    for (std::size_t s = 0; s < nops; ++s) {
+      const FieldOperator& o = fields_.operators()[s];
+      const Access g = local ? neighbour_buffer(s) : buffer(s);
+      const std::string name = "r" + str(s);
+      const bool u_wanted = !o.u.parameter, k_wanted = o.stencil.kind == StencilKind::div_grad && !o.k.parameter;
+      std::string body;
+      switch (o.stencil.kind) {
+        case StencilKind::laplacian: body += laplacian(name, g); break;
+        case StencilKind::derivative: {  // stencils::derivative_transpose
+          const std::size_t a = o.stencil.axis;
+          body += "const double " + name + " = ((when<W>(" + lo(a) + ".exists, " + g.at(a, lo(a)) + ") + unless<W>(" +
+                  hi(a) + ".mirror, " + g.center + ")) - (when<W>(" + hi(a) + ".exists, " + g.at(a, hi(a)) +
+                  ") + unless<W>(" + lo(a) + ".mirror, " + g.center + "))) * " + axis(a) + ".half_inverse_h;\n";
+          break;
+        }
+        case StencilKind::div_grad: body += div_grad(name, field(o.k), g); break;
+      }
+      const auto guarded = [&](bool wanted, const std::string& statements) {
+        return wanted ? statements : "if (c.vjp_p) {\n" + statements + "}\n";
+      };
+      text += guarded(u_wanted, "{\n" + body + sum_of(o.u) + " += " + name + ";\n}\n");
+      if (o.stencil.kind == StencilKind::div_grad) {  // stencils::div_grad_by_coefficient
+        const Access u = global(field(o.u));
+        std::string by_k = "{\ndouble dk = 0.0;\n";
+        for (std::size_t a = 0; a < axes_; ++a)
+          for (const std::string& side : {lo(a), hi(a)})
+            by_k += "dk += share<W>(" + side + ") * (" + g.center + " - " + value(g, a, side) + ") * (" + value(u, a, side) +
+                    " - " + u.center + ") * " + axis(a) + ".inverse_h2;\n";
+        text += guarded(k_wanted, by_k + sum_of(o.k) + " += dk;\n}\n");
+      }
+    }
+    for (std::size_t f = 0; f < nf; ++f) text += "c.vjp_y[" + str(f) + " * n + q] = y" + str(f) + ";\n";
+    if (npf) {
+      text += "if (c.vjp_p) {\n";
+      for (std::size_t f = 0; f < npf; ++f)
+        text += "c.vjp_p[" + str(scalars_) + " + " + str(f) + " * n + q] = k" + str(f) + ";\n";
+      text += "}\n";
+    }
+    return text + "}\n";
+  }
+
+
+ private:
+  std::string field(const FieldOperand& o) const {
+    return o.parameter ? "(c.p + " + str(scalars_) + " + " + str(o.index) + " * n)" : "(c.y + " + str(o.index) + " * n)";
+  }
+  // The gather's sum of the adjoint of a field (y<f>) or parameter field (k<f>) at q.
+  static std::string sum_of(const FieldOperand& o) { return (o.parameter ? "k" : "y") + str(o.index); }
+  static std::string axis(std::size_t a) { return "c.axis[" + str(a) + "]"; }
+  static std::string lo(std::size_t a) { return "lo[" + str(a) + "]"; }
+  static std::string hi(std::size_t a) { return "hi[" + str(a) + "]"; }
+
+  // How an array is read at the point and at its neighbours along an axis: a field where
+  // it lies (at q), or an operator's adjoint in the slab buffers of the VJP (at j; the
+  // outermost axis's neighbours in the buffers of their slabs, Gl and Gh).
+  struct Access {
+    std::string center;
+    std::function<std::string(std::size_t axis, const std::string& side)> at;
+  };
+  static Access global(const std::string& array) {
+    return {array + "[q]", [array](std::size_t, const std::string& side) { return array + "[q + " + side + ".off]"; }};
+  }
+  Access buffer(std::size_t op) const {
+    const std::string at = str(op) + " * P + j";
+    return {"Gc[" + at + "]", [at, outer = axes_ > 1](std::size_t a, const std::string& side) {
+              if (outer && a == 0) return (side[0] == 'l' ? "Gl[" : "Gh[") + at + "]";
+              return "Gc[" + at + " + " + side + ".off]";
+            }};
+  }
+  // An operator's adjoint in the buffers of one point each (gather_local).
+  static Access neighbour_buffer(std::size_t op) {
+    return {"Gc[" + str(op) + "]", [op](std::size_t a, const std::string& side) {
+              return "Gn[" + str(2 * a + (side[0] == 'l' ? 0 : 1)) + "][" + str(op) + "]";
+            }};
+  }
+  static std::string value(const Access& u, std::size_t a, const std::string& side) {
+    return "wv<W>(" + u.at(a, side) + ", " + side + ")";
+  }
+
+  // div_grad(k, u) at the point, as stencils::div_grad adds it up; k is a field.
+  std::string div_grad(const std::string& name, const std::string& k, const Access& u) const {
+    std::string text = "double " + name + " = 0.0;\n";
+    for (std::size_t a = 0; a < axes_; ++a)
+      text += "{ const double k_lo = (" + k + "[q] + " + k + "[q + " + lo(a) + ".off]) * 0.5, k_hi = (" + k + "[q] + " +
+              k + "[q + " + hi(a) + ".off]) * 0.5;\n  " + name + " += (k_hi * (" + value(u, a, hi(a)) + " - " + u.center +
+              ") - k_lo * (" + u.center + " - " + value(u, a, lo(a)) + ")) * " + axis(a) + ".inverse_h2; }\n";
+    return text;
+  }
+  // lap(u) at the point, as stencils::laplacian adds it up.
+  std::string laplacian(const std::string& name, const Access& u) const {
+    std::string text = "double " + name + " = 0.0;\n";
+    for (std::size_t a = 0; a < axes_; ++a)
+      text += name + " += (" + value(u, a, lo(a)) + " - 2.0 * " + u.center + " + " + value(u, a, hi(a)) + ") * " +
+              axis(a) + ".inverse_h2;\n";
+    return text;
+  }
+
+  // The inputs one point's program reads (FieldEquations::inputs_at), as locals.
+  std::string inputs() const {
+    std::string text = "const long n = c.points;\nconst double t = c.t;\n";
+    for (std::size_t f = 0; f < fields_.fields().size(); ++f)
+      text += "const double f" + str(f) + " = c.y[" + str(f) + " * n + q];\n";
+    for (std::size_t f = 0; f < fields_.parameter_fields().size(); ++f)
+      text += "const double k" + str(f) + " = c.p[" + str(scalars_) + " + " + str(f) + " * n + q];\n";
+    for (std::size_t s = 0; s < fields_.operators().size(); ++s) {
+      const FieldOperator& o = fields_.operators()[s];
+      const std::string name = "o" + str(s);
+      switch (o.stencil.kind) {
+        case StencilKind::laplacian: text += laplacian(name, global(field(o.u))); break;
+        case StencilKind::derivative: {
+          const std::size_t a = o.stencil.axis;
+          const Access u = global(field(o.u));
+          text += "const double " + name + " = (" + value(u, a, hi(a)) + " - " + value(u, a, lo(a)) + ") * " + axis(a) +
+                  ".half_inverse_h;\n";
+          break;
+        }
+        case StencilKind::div_grad: text += div_grad(name, field(o.k), global(field(o.u))); break;
+      }
+    }
+    return text;
+  }
+
+  ProgramSource names(bool with_adjoints) const {
+    ProgramSource source;
+    source.variable = [x = X()](std::size_t segment, std::uint32_t i) -> std::string {
+      switch (segment) {
+        case 0: return "t";
+        case 1: return "f" + str(i);
+        case 2: return "ps[" + str(i) + "]";
+        case 3: return "k" + str(i);
+        case 4: return "o" + str(i);
+        default: return i < x ? "coord[" + str(i) + "]" : "cx";
+      }
+    };
+    source.adjoint = [with_adjoints](std::size_t segment, std::uint32_t i) -> std::string {
+      if (!with_adjoints || segment == 0 || segment == 5) return "";
+      constexpr const char* prefix[] = {"", "a1_", "ap", "a3_", "a4_"};
+      return prefix[segment] + str(i);
+    };
+    return source;
+  }
+  std::uint32_t X() const { return std::uint32_t(axes_ - 1); }
+
+  // The scalar parameters' adjoints, added into the caller's sums (a vectorised
+  // reduction there): per point into the sum directly, as the interpreter adds them.
+  std::string scalar_adjoints(bool vjp) const {
+    std::string text;
+    for (std::size_t j = 0; vjp && j < scalars_; ++j) text += ", double& ap" + str(j);
+    return text;
+  }
+
+  const FieldEquations& fields_;
+  const ExpressionProgram& program_;
+  std::size_t axes_, scalars_;
+};
+
+}  // namespace
+
+std::string field_point_functions(const FieldEquations& fields, const ExpressionProgram& program, bool for_cpu) {
+  const PointSource source(fields, program);
+  return source.point_function("rhs_point", false) + source.point_function("vjp_point", true) +
+         (for_cpu ? source.point_function("vjp_point_fast", true, false) : "") + source.gather_function(false) +
+         (for_cpu ? "" : source.gather_function(true));
+}
+
+}  // namespace backsweep::detail
