@@ -25,7 +25,7 @@ GradientOutput gradient_record(const GradientConfig& config, const GradientResul
   GradientOutput record{sim.model, to_string(config.mode), result.value, {}, {}, {}, {}, result.diagnostics,
                         monitor_tolerance, {}, {}, {}, {}};
   if (sim.expression_model) {
-    const CompiledFieldKernel* compiled = sim.expression_model->compiled();
+    const CompiledKernel* compiled = sim.expression_model->compiled();
     record.kernels = {compiled ? "compiled" : "interpreted", compiled ? compiled->compile_seconds() : 0.0};
     if (!device_kernels.how.empty()) record.kernels = device_kernels;
   }

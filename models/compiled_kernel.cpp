@@ -1,17 +1,22 @@
 #include "models/compiled_kernel.hpp"
 
 #include <string>
+#include <utility>
 
 #include "models/field_kernel_source.hpp"
+#include "models/ode_kernel_source.hpp"
 
 namespace backsweep {
 
-CompiledFieldKernel::CompiledFieldKernel(const FieldEquations& fields, const detail::ExpressionProgram& program,
-                                         const CompilerOptions& options, int threads)
-    : library_(NativeLibrary::load(field_kernel_source(fields, program), options)) {
+CompiledKernel::CompiledKernel(NativeLibrary library) : library_(std::move(library)) {
   const auto version = reinterpret_cast<int (*)()>(library_.symbol("bs_abi_version"));
   if (version() != BACKSWEEP_KERNEL_ABI_VERSION)
     throw NativeLibraryError(library_.file().string() + " was built for another kernel interface");
+}
+
+CompiledFieldKernel::CompiledFieldKernel(const FieldEquations& fields, const detail::ExpressionProgram& program,
+                                         const CompilerOptions& options, int threads)
+    : CompiledKernel(NativeLibrary::load(field_kernel_source(fields, program), options)) {
   rhs_ = reinterpret_cast<decltype(rhs_)>(library_.symbol("bs_rhs"));
   vjp_ = reinterpret_cast<decltype(vjp_)>(library_.symbol("bs_vjp"));
   scratch_size_ = reinterpret_cast<decltype(scratch_size_)>(library_.symbol("bs_vjp_scratch"));
@@ -51,6 +56,13 @@ void CompiledFieldKernel::vjp(std::vector<double>& scratch, double t, const doub
   scratch.resize(std::size_t(scratch_size_(&call)) + 1);
   call.scratch = scratch.data();
   vjp_(&call);
+}
+
+CompiledOdeKernel::CompiledOdeKernel(const detail::ExpressionProgram& program, std::size_t states,
+                                     std::size_t parameters, const CompilerOptions& options)
+    : CompiledKernel(NativeLibrary::load(ode_kernel_source(program, states, parameters), options)) {
+  rhs_ = reinterpret_cast<decltype(rhs_)>(library_.symbol("bs_ode_rhs"));
+  vjp_ = reinterpret_cast<decltype(vjp_)>(library_.symbol("bs_ode_vjp"));
 }
 
 }  // namespace backsweep

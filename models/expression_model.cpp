@@ -106,8 +106,8 @@ ExpressionModel ExpressionModel::parse(FieldEquations fields, std::vector<std::s
 SparsityPattern ExpressionModel::sparsity() const { return traced_sparsity(*this); }
 
 void ExpressionModel::compile(const CompilerOptions& options, int threads) {
-  if (!fields_) throw std::logic_error("only equations on a grid are compiled to native kernels");
-  compiled_ = std::make_shared<const CompiledFieldKernel>(*fields_, program_, options, threads);
+  if (fields_) compiled_ = std::make_shared<const CompiledFieldKernel>(*fields_, program_, options, threads);
+  else compiled_ = std::make_shared<const CompiledOdeKernel>(program_, state_size(), param_size(), options);
 }
 
 }  // namespace backsweep

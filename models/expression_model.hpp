@@ -91,22 +91,19 @@ class ExpressionModel {
   // Newton matrices on it (KLU) for PDEs on grids and large reaction networks.
   SparsityPattern sparsity() const;
 
-  // From now on the grid equations' values and VJPs on doubles run as native code built by
-  // the system compiler (compiled_kernel.hpp) on `threads` threads; other scalars (Dual)
-  // keep the interpreter, the reference the kernels are tested against. Throws
-  // NativeLibraryError where no kernel can be built (the model is then unchanged), and
-  // std::logic_error for a model not on a grid.
+  // From now on the equations' values and VJPs on doubles run as native code built by the
+  // system compiler (compiled_kernel.hpp), on a grid on `threads` threads; other scalars
+  // (Dual) keep the interpreter, the reference the kernels are tested against. Throws
+  // NativeLibraryError where no kernel can be built (the model is then unchanged).
   void compile(const CompilerOptions& options, int threads = 1);
   // The native kernels, or null where the interpreter runs.
-  const CompiledFieldKernel* compiled() const { return compiled_.get(); }
+  const CompiledKernel* compiled() const { return compiled_.get(); }
 
   template <class T>
   void operator()(T t, const T* y, const T* p, T* dydt) const {
-    if (fields_) {
-      if constexpr (std::is_same_v<T, double>)
-        if (compiled_) return compiled_->rhs(t, y, p, dydt);
-      return fields_->run(program_, t, y, p, dydt);
-    }
+    if constexpr (std::is_same_v<T, double>)
+      if (compiled_) return compiled_->rhs(t, y, p, dydt);
+    if (fields_) return fields_->run(program_, t, y, p, dydt);
     const T* segments[] = {&t, y, p};
     program_.run(segments, dydt);
   }
@@ -144,7 +141,7 @@ class ExpressionModel {
   std::vector<std::string> state_names_, param_names_;  // on a grid: the fields, the scalars
   std::vector<Expression> equations_;
   std::shared_ptr<const FieldEquations> fields_;
-  std::shared_ptr<const CompiledFieldKernel> compiled_;
+  std::shared_ptr<const CompiledKernel> compiled_;
   detail::ExpressionProgram program_;  // every equation, the last step of each writing dy_i/dt
 };
 

@@ -38,7 +38,7 @@ std::shared_ptr<ExpressionModel> equations_model(const SimulateSpec& spec) {
   return std::make_shared<ExpressionModel>(std::move(on_grid), scalars, std::move(equations));
 }
 
-// Equations on a grid as native kernels (on every OpenMP thread for backend omp), or,
+// Equations as native kernels (on a grid, on every OpenMP thread for backend omp), or,
 // where none can be built, by the interpreter, said in one line on stderr.
 void compile_kernels(ExpressionModel& model, const SimulateSpec& spec) {
   CompilerOptions options;
@@ -58,7 +58,7 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
   if (config.kind == ModelKind::equations) {
     const std::shared_ptr<ExpressionModel> model = equations_model(config);
     // On cuda the GPU's kernels are built where they run (apps/cuda_gradient.cu).
-    if (config.layout && config.compiled_kernels && config.backend != "cuda") compile_kernels(*model, config);
+    if (config.compiled_kernels && config.backend != "cuda") compile_kernels(*model, config);
     config.expression_model = model;
   }
   if (config.kind == ModelKind::grid_kernel)

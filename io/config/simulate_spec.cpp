@@ -112,12 +112,14 @@ void read_backend(const TomlSection& root, const TomlSection& solver, SimulateSp
 // solver.kernels: compiled | interpreted, and solver.kernel_cache, for equations on a grid.
 // Backend omp runs them compiled on its threads, or runs members or starts in parallel.
 void read_kernels(const TomlSection& solver, SimulateSpec& config, bool parallel_runs) {
+  // Compiled by default on a grid; an ODE's compile (about a second, once: then cached)
+  // pays only in long runs and fits, so there it is asked for.
   const bool on_grid = config.kind == ModelKind::equations && config.layout;
   const std::string kernels = solver.string("kernels", on_grid ? "compiled" : "interpreted");
   if (kernels != "compiled" && kernels != "interpreted")
     solver.fail("kernels", "unknown kernels '" + kernels + "' (known: compiled, interpreted)");
-  if (kernels == "compiled" && !on_grid)
-    solver.fail("kernels", "compiled kernels are built for models defined by equations on a [grid]");
+  if (kernels == "compiled" && config.kind != ModelKind::equations)
+    solver.fail("kernels", "compiled kernels are built for models defined by equations");
   config.compiled_kernels = kernels == "compiled";
   config.kernel_cache = solver.string("kernel_cache", "");
   if (solver.has("kernel_cache") && config.kernel_cache.empty()) solver.fail("kernel_cache", "must name a folder");

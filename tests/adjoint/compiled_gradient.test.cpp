@@ -1,8 +1,8 @@
-// Gradients through grid equations compiled to native kernels: the discrete adjoint (its
+// Gradients through equations compiled to native kernels: the discrete adjoint (its
 // VJPs the compiled ones) against the forward tangent (Dual numbers, so the interpreter)
 // to 1e-10, the Taylor remainder falling at rate 2, and the same value and gradient as the
-// interpreter's adjoint (bitwise value; gradient to round-off) on Gray–Scott and on heat
-// with a conductivity field.
+// interpreter's adjoint (bitwise value; gradient to round-off) on Gray–Scott, on heat with
+// a conductivity field and on an ODE.
 #include <doctest/doctest.h>
 #include <unistd.h>
 
@@ -88,6 +88,13 @@ TEST_CASE("Gray-Scott compiled: adjoint = tangent, Taylor rate 2, = the interpre
       FieldEquations(grid, {"u", "v"}, {}, 4), {"D1", "D2", "gamma", "kappa"},
       {"D1*lap(u) - u*v^2 + gamma*(1 - u)", "D2*lap(v) + u*v^2 - (gamma + kappa)*v"});
   check_compiled_gradient(model, {0.02, 0.01, 0.024, 0.06}, 0.5);
+}
+
+TEST_CASE("an ODE compiled (a reaction network with rates of the Arrhenius kind)") {
+  const ExpressionModel model = ExpressionModel::parse(
+      {"a", "b", "c"}, {"k1", "k2", "E"},
+      {"-k1*exp(-E/(1 + c))*a*b", "k1*exp(-E/(1 + c))*a*b - k2*b^2", "k2*b^2 - 0.1*sqrt(c + 1)*c"});
+  check_compiled_gradient(model, {1.5, 0.7, 0.3}, 0.05);
 }
 
 TEST_CASE("heat with a conductivity field compiled, Dirichlet and Neumann walls") {

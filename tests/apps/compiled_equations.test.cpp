@@ -153,7 +153,8 @@ TEST_CASE("kernels keys: errors name the key") {
                           "[parameters]\na = 1.0\n[initial]\nx = 1.0\n[time]\nend = 1.0\n";
   const std::vector<std::pair<std::string, std::string>> cases{
       {kHeat + "[solver]\nmethod = \"rk4\"\nstep = 1e-4\nkernels = \"fast\"\n", "unknown kernels 'fast'"},
-      {ode + "[solver]\nkernels = \"compiled\"\n", "compiled kernels are built for models defined by equations"},
+      {"[model]\nname = \"lorenz63\"\n[time]\nend = 1.0\n[solver]\nkernels = \"compiled\"\n",
+       "compiled kernels are built for models defined by equations"},
       {ode + "[solver]\nmethod = \"rk4\"\nstep = 0.1\nbackend = \"omp\"\n", "omp runs equations on a [grid]"},
       {kHeat + "[solver]\nmethod = \"rk4\"\nstep = 1e-4\nkernel_cache = \"\"\n", "must name a folder"}};
   for (const auto& [config, says] : cases) {
@@ -205,4 +206,28 @@ TEST_CASE("backend cuda: the GPU's kernels, or without a GPU one line and the cp
     CHECK(relative_difference(cuda.initial, interpreted.initial) <= 1e-10);
     CHECK(relative_difference(cuda.parameters, interpreted.parameters) <= 1e-10);
   }
+}
+
+TEST_CASE("an ODE asks for compiled kernels: the interpreter's gradient, bitwise") {
+  using namespace compiled_equations_test;
+  const fs::path dir = scratch() / "ode";
+  fs::create_directories(dir);
+  const std::string ode = "[model]\nstates = [\"x\", \"y\"]\nparameters = [\"a\", \"b\"]\n"
+                          "[model.equations]\nx = \"-a*x*exp(-y)\"\ny = \"a*x - b*sqrt(y + 1)\"\n"
+                          "[parameters]\na = 1.2\nb = 0.4\n[initial]\nx = 1.0\ny = 0.5\n[time]\nend = 2.0\n"
+                          "[objective]\nterminal = \"x + y^2\"\n[gradient]\nmode = \"adjoint\"\ninitial = true\n"
+                          "[solver]\nmethod = \"rk4\"\nstep = 0.01\nkernel_cache = \"cache\"\n";
+  std::ofstream(dir / "interpreted.toml") << ode;
+  std::ofstream(dir / "compiled.toml") << ode << "kernels = \"compiled\"\n";
+  std::vector<nlohmann::json> runs;
+  for (const char* name : {"interpreted", "compiled"}) {
+    const CliRun run = run_cli(std::string("gradient ") + name + ".toml --output-dir " + name + " --json", dir);
+    CAPTURE(run.err);
+    REQUIRE(run.exit_code == 0);
+    runs.push_back(nlohmann::json::parse(run.out.substr(0, run.out.find('\n'))));
+  }
+  CHECK(runs[0]["diagnostics"]["kernels"]["how"] == "interpreted");
+  CHECK(runs[1]["diagnostics"]["kernels"]["how"] == "compiled");
+  CHECK(runs[1]["objective"] == runs[0]["objective"]);
+  CHECK(runs[1]["gradient"] == runs[0]["gradient"]);
 }

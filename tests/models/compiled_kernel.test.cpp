@@ -1,6 +1,7 @@
-// Grid equations compiled to native kernels at run time, against the interpreter they are
-// generated from: right-hand sides bitwise and VJPs to round-off on every operator, every
-// kind of wall, 1 to 3 axes and the whole expression language; the same bits on one thread
+// Equations compiled to native kernels at run time, against the interpreter they are
+// generated from: on a grid right-hand sides bitwise and VJPs to round-off on every
+// operator, every kind of wall, 1 to 3 axes and the whole expression language, an ODE's
+// both bitwise over the whole language; the same bits on one thread
 // or two; and every way the compiler or its cache can fail ends in NativeLibraryError
 // (callers then keep the interpreter), never in a crash, a hang or a wrong kernel.
 #include "models/compiled_kernel.hpp"
@@ -120,6 +121,32 @@ TEST_CASE("the whole expression language: compiled = interpreted") {
   for (const std::string& term : testing::kExpressionLanguageTerms) {
     CAPTURE(term);
     check_against_interpreter(grid_model(grid, {term, "lap(u) * (" + term + ")"}), options);
+  }
+}
+
+TEST_CASE("an ODE over the whole expression language: compiled = interpreted, values and VJP bitwise") {
+  const CompilerOptions options = fresh_cache("ode");
+  for (const std::string& term : testing::kExpressionLanguageTerms) {
+    CAPTURE(term);
+    const ExpressionModel interpreted =
+        ExpressionModel::parse({"u", "v"}, {"k", "a", "b"}, {term, "u*v - (" + term + ")/k"});
+    ExpressionModel compiled = interpreted;
+    compiled.compile(options);
+    REQUIRE(compiled.compiled());
+    const std::vector<double> y{1.7, 1.2}, p{0.9, 1.3, -0.4}, lambda{0.6, -1.1};
+    std::vector<double> ours(2), theirs(2), vjp_ours(5), vjp_theirs(5);
+    compiled(0.3, y.data(), p.data(), ours.data());
+    interpreted(0.3, y.data(), p.data(), theirs.data());
+    ExpressionModel::Tape<double> tape;
+    compiled.vjp(tape, 0.3, y.data(), p.data(), lambda.data(), vjp_ours.data(), vjp_ours.data() + 2);
+    interpreted.vjp(tape, 0.3, y.data(), p.data(), lambda.data(), vjp_theirs.data(), vjp_theirs.data() + 2);
+    ours.insert(ours.end(), vjp_ours.begin(), vjp_ours.end());
+    theirs.insert(theirs.end(), vjp_theirs.begin(), vjp_theirs.end());
+    for (std::size_t i = 0; i < ours.size(); ++i) {
+      CAPTURE(i);
+      if (std::isnan(theirs[i])) CHECK(std::isnan(ours[i]));
+      else CHECK(ours[i] == theirs[i]);
+    }
   }
 }
 
