@@ -7,6 +7,7 @@
 #include "gpu/gray_scott_device.hpp"
 #include "gpu/grid_model_device.hpp"
 #include "apps/config_problem.hpp"
+#include "solvers/openmp_algebra.hpp"
 #endif
 
 namespace backsweep::apps {
@@ -24,12 +25,18 @@ gpu::DeviceGridModel<M> on_device(const M& model) {
 }  // namespace
 #endif
 
-GradientResult<double> thrust_gradient(const GradientConfig& config, const MonitorOptions& monitor,
-                                       const std::vector<double>& y0, const std::vector<double>& p,
-                                       const GradientObservers& observers, RunProgress* progress) {
+GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorOptions& monitor,
+                                    const std::vector<double>& y0, const std::vector<double>& p,
+                                    const GradientObservers& observers, RunProgress* progress) {
 #if BACKSWEEP_OPENMP_BUILT
   const SimulateConfig& sim = config.simulate;
   GradientResult<double> result;
+  if (sim.expression_model) {
+    with_config_problem(config, *sim.expression_model, monitor, y0, p, observers, progress, [&](const auto& problem) {
+      result = gradient<double, OpenMpAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
+    });
+    return result;
+  }
   models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& host) {
     const auto model = on_device(host);
     with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
@@ -39,7 +46,7 @@ GradientResult<double> thrust_gradient(const GradientConfig& config, const Monit
   return result;
 #else
   (void)config, (void)monitor, (void)y0, (void)p, (void)observers, (void)progress;
-  throw std::logic_error("thrust_gradient: this build has no OpenMP backend");
+  throw std::logic_error("omp_gradient: this build has no OpenMP backend");
 #endif
 }
 

@@ -1,8 +1,10 @@
 #pragma once
-// The gradient of a hand-written grid model on the Thrust backend (solver.backend =
-// "omp"): the fields, parameter fields and checkpoints stay in the backend's memory for
-// the whole sweep, and the device kernels (gpu/) do the model's work. Only
-// backend_gradient.cpp sees Thrust.
+// The gradient on the omp backend (solver.backend = "omp") of a grid model: a hand-written
+// one on Thrust's OpenMP system, its fields, parameter fields and checkpoints in the
+// backend's memory and its device kernels (gpu/) doing the model's work; equations on a
+// grid with their kernels on every OpenMP thread and the stage combinations too
+// (solvers/openmp_algebra.hpp), bitwise the cpu's. Only backend_gradient.cpp sees Thrust
+// and OpenMP.
 #include <vector>
 
 #include "adjoint/gradient_problem.hpp"
@@ -11,11 +13,11 @@
 
 namespace backsweep::apps {
 
-// As config_gradient, for a config whose model is a grid kernel (sim.grid_kernel), in
-// adjoint mode. Throws std::logic_error in a build without the OpenMP backend (configs
-// asking for it are refused when read).
-GradientResult<double> thrust_gradient(const GradientConfig& config, const MonitorOptions& monitor,
-                                       const std::vector<double>& y0, const std::vector<double>& p,
-                                       const GradientObservers& observers, RunProgress* progress);
+// As config_gradient, for a config whose model is a grid kernel (sim.grid_kernel) or
+// equations on a grid, in adjoint mode. Throws std::logic_error in a build without the
+// OpenMP backend (configs asking for it are refused when read).
+GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorOptions& monitor,
+                                    const std::vector<double>& y0, const std::vector<double>& p,
+                                    const GradientObservers& observers, RunProgress* progress);
 
 }  // namespace backsweep::apps

@@ -17,7 +17,8 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
   const SimulateConfig& sim = config.simulate;
   if (config.mode == GradientMode::tangent)
     return config_tangent_gradient(config, monitor, y0, p, observers, progress);
-  if (sim.backend == "omp" && sim.grid_kernel) return thrust_gradient(config, monitor, y0, p, observers, progress);
+  if (sim.backend == "omp" && sim.fields())
+    return omp_gradient(config, monitor, y0, p, observers, progress);
 #if BACKSWEEP_CUDA_BUILT
   if (sim.backend == "cuda")
     if (auto result = cuda_gradient(config, monitor, y0, p, observers, progress, kernels)) return *std::move(result);

@@ -40,6 +40,14 @@ const std::string kHeat =
     "[parameters]\nk = \"1 + 0.5*x*y\"\n[initial]\nu = \"sin(3*x) * y\"\n"
     "[time]\nend = 0.008\n[objective]\nterminal = \"u[4, 4] + u[2, 6]\"\n";
 
+// Large enough that the stage combinations run on OpenMP threads (OpenMpAlgebra).
+const std::string kGrayScottLarge = [] {
+  std::string config = kGrayScott;
+  config.replace(config.find("shape = [10, 12]"), 16, "shape = [64, 128]");
+  config.replace(config.find("extent = [25.0, 30.0]"), 21, "extent = [160.0, 320.0]");
+  return config;
+}();
+
 struct Gradient {
   double value = 0;
   std::vector<double> initial, parameters;
@@ -91,7 +99,8 @@ double relative_difference(const std::vector<double>& a, const std::vector<doubl
 
 TEST_CASE("compiled equations: the interpreter's objective bitwise, its gradient to round-off; omp bitwise cpu") {
   using namespace compiled_equations_test;
-  for (const auto& [name, config, step] : {std::tuple{"gray_scott", kGrayScott, 0.5}, {"heat", kHeat, 2e-4}}) {
+  for (const auto& [name, config, step] : {std::tuple{"gray_scott", kGrayScott, 0.5}, {"heat", kHeat, 2e-4},
+                                          {"gray_scott_large", kGrayScottLarge, 0.5}}) {
     CAPTURE(std::string(name));
     const Gradient interpreted = run_gradient(std::string(name) + "_interpreted", config, "kernels = \"interpreted\"\n", step);
     const Gradient compiled = run_gradient(std::string(name) + "_compiled", config, "", step);
