@@ -1,6 +1,7 @@
 #pragma once
-// NativeLibrary: C++ source compiled at run time by the system compiler into a shared
-// library, kept in a cache folder and loaded (Devito builds its PDE operators this way).
+// NativeLibrary: C++ (or CUDA) source compiled at run time by the system compiler (or
+// nvcc) into a shared library, kept in a cache folder and loaded (Devito builds its PDE
+// operators this way).
 //
 // The cache entry of a source is named by a hash of the source, the compiler (its path,
 // size and time), the flags and the processor's features (-march=native); beside the
