@@ -186,6 +186,19 @@ TEST_CASE("field fit: fit lowers the objective and writes the fitted field, fit.
                                      " --set parameters.c=" + nlohmann::json(c).dump());
   CHECK(at_fit.objective == doctest::Approx(json["objective"].get<double>()).epsilon(1e-12));
 
+  SUBCASE("on the omp backend (its compiled kernels on every thread): the same fit, bitwise") {
+    if (!BACKSWEEP_OPENMP_BUILT) return;
+    write_k(k);
+    ::setenv("OMP_NUM_THREADS", "2", 1);
+    const CliRun omp = run_cli("fit f.toml --json --set solver.backend=omp --output-dir omp", scratch());
+    ::unsetenv("OMP_NUM_THREADS");
+    REQUIRE_MESSAGE(omp.exit_code == 0, omp.err);
+    const auto on_omp = nlohmann::json::parse(omp.out);
+    CHECK(on_omp["objective"] == json["objective"]);
+    CHECK(on_omp["parameters"] == json["parameters"]);
+    CHECK(read_field("omp/fit.h5", "/parameter_fields/k") == read_field("out/f/fit.h5", "/parameter_fields/k"));
+  }
+
   SUBCASE("a value estimated twice, as a point of an estimated field, is refused") {
     std::ofstream(scratch() / "twice.toml") << config("adjoint") << "[[estimate]]\nname = \"k[0,0]\"\n"
                                                                       "lower = 0.1\nupper = 10\n";
