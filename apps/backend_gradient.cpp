@@ -4,26 +4,12 @@
 
 #if BACKSWEEP_OPENMP_BUILT
 #include "adjoint/discrete_adjoint.hpp"
-#include "gpu/gray_scott_device.hpp"
-#include "gpu/grid_model_device.hpp"
+#include "gpu/device_model.hpp"
 #include "apps/config_problem.hpp"
 #include "solvers/openmp_algebra.hpp"
 #endif
 
 namespace backsweep::apps {
-
-#if BACKSWEEP_OPENMP_BUILT
-namespace {
-
-// The device model of a host grid model: Gray–Scott's own kernels, the others' point kernels.
-gpu::DeviceGrayScott on_device(const models::GrayScott& model) { return gpu::DeviceGrayScott(model.grid()); }
-template <class M>
-gpu::DeviceGridModel<M> on_device(const M& model) {
-  return gpu::DeviceGridModel<M>(model);
-}
-
-}  // namespace
-#endif
 
 GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                     const std::vector<double>& y0, const std::vector<double>& p,
@@ -38,7 +24,7 @@ GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorO
     return result;
   }
   models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& host) {
-    const auto model = on_device(host);
+    const auto model = gpu::on_device(host);
     with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
       result = gradient<double, gpu::ThrustAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
     });

@@ -4,21 +4,14 @@
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "apps/config_problem.hpp"
+#include "gpu/device_model.hpp"
 #include "gpu/equations_device.hpp"
-#include "gpu/gray_scott_device.hpp"
-#include "gpu/grid_model_device.hpp"
 #include "models/builtin/grid_kernels.hpp"
 #include "platform/printable.hpp"
 
 namespace backsweep::apps {
 
 namespace {
-
-gpu::DeviceGrayScott on_device(const models::GrayScott& model) { return gpu::DeviceGrayScott(model.grid()); }
-template <class M>
-gpu::DeviceGridModel<M> on_device(const M& model) {
-  return gpu::DeviceGridModel<M>(model);
-}
 
 template <class M>
 GradientResult<double> device_gradient(const GradientConfig& config, const M& model, const MonitorOptions& monitor,
@@ -41,7 +34,7 @@ std::optional<GradientResult<double>> cuda_gradient(const GradientConfig& config
   if (sim.grid_kernel) {
     std::optional<GradientResult<double>> result;
     models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& host) {
-      result = device_gradient(config, on_device(host), monitor, y0, p, observers, progress);
+      result = device_gradient(config, gpu::on_device(host), monitor, y0, p, observers, progress);
     });
     return result;
   }

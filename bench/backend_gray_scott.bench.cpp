@@ -16,6 +16,7 @@
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "bench/device_bandwidth.hpp"
+#include "bench/gray_scott_problem.hpp"
 #include "bench/timing.hpp"
 #include "gpu/gray_scott_device.hpp"
 #include "gpu/thrust_algebra.hpp"
@@ -26,13 +27,7 @@ namespace {
 using namespace backsweep;
 using gpu::ThrustAlgebra;
 
-struct AtCentre {
-  std::size_t u, v;
-  template <class T>
-  T operator()(const T* y, const T*) const {
-    return y[u] + y[v];
-  }
-};
+using bench::AtCentre;
 
 #if BACKSWEEP_THRUST_CUDA
 constexpr const char* kBackend = "CUDA";
@@ -46,19 +41,12 @@ constexpr std::size_t kSteps = 100;
 
 template <class M>
 GradientProblem<M, Objective<AtCentre>> problem_for(const M& model, std::size_t side) {
-  const std::size_t n = side * side, centre = n / 2 + side / 2;
-  std::vector<double> y0(2 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double v = 0.25 * std::exp(-std::pow(double(i % side) / double(side) - 0.5, 2) * 50.0 -
-                                     std::pow(double(i / side) / double(side) - 0.5, 2) * 50.0);
-    y0[n + i] = v;
-    y0[i] = 1.0 - 2.0 * v;
-  }
+  const std::vector<double> y0 = bench::gray_scott_patch(side);
   IntegrateOptions options;
   options.step = 0.5;
   options.t1 = 0.5 * double(kSteps);
   return {model, tableaux::rk4, y0, {8e-5, 4e-5, 0.024, 0.06},
-          Objective<AtCentre>{AtCentre{centre, n + centre}}, options};
+          Objective<AtCentre>{bench::at_centre(side)}, options};
 }
 
 }  // namespace

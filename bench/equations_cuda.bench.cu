@@ -13,6 +13,7 @@
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "bench/device_bandwidth.hpp"
+#include "bench/gray_scott_problem.hpp"
 #include "bench/timing.hpp"
 #include "gpu/equations_device.hpp"
 #include "gpu/gray_scott_device.hpp"
@@ -26,13 +27,7 @@ namespace {
 using namespace backsweep;
 using gpu::ThrustAlgebra;
 
-struct AtCentre {
-  std::size_t u, v;
-  template <class T>
-  T operator()(const T* y, const T*) const {
-    return y[u] + y[v];
-  }
-};
+using bench::AtCentre;
 
 ExpressionModel equations(const std::string& which, const Grid& grid) {
   if (which == "gray_scott")
@@ -96,19 +91,12 @@ int main(int argc, char** argv) {
                                   equations("acoustic", grid), 2 * n, n, times), 40, 56);
 
   // The gradient, equations / hand, on the GPU.
-  std::vector<double> y0(2 * n);
-  for (std::size_t i = 0; i < n; ++i) {
-    const double v = 0.25 * std::exp(-std::pow(double(i % side) / double(side) - 0.5, 2) * 50.0 -
-                                     std::pow(double(i / side) / double(side) - 0.5, 2) * 50.0);
-    y0[n + i] = v;
-    y0[i] = 1.0 - 2.0 * v;
-  }
+  const std::vector<double> y0 = bench::gray_scott_patch(side);
   IntegrateOptions integrate;
   integrate.step = 0.5;
   integrate.t1 = 20.0;
   const std::vector<double> p{8e-5, 4e-5, 0.024, 0.06};
-  const std::size_t centre = n / 2 + side / 2;
-  const Objective<AtCentre> objective{AtCentre{centre, n + centre}};
+  const Objective<AtCentre> objective{bench::at_centre(side)};
   const GradientProblem<gpu::DeviceGrayScott, Objective<AtCentre>> hand{gpu::DeviceGrayScott(grid), tableaux::rk4, y0,
                                                                         p, objective, integrate};
   const ExpressionModel model = equations("gray_scott", grid);
