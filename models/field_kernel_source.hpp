@@ -9,13 +9,15 @@
 //   int bs_abi_version(void)
 //
 // Each point computes what the interpreter (FieldEquations::run) computes, in the same
-// order: its fields and operators bitwise. The VJP gathers, slab by slab (the points of one
-// index of the outermost axis): the point program and its reverse fill a slab's buffer
-// with each operator's adjoint at each point, then each point adds what its neighbours'
-// operators owe it, through the operators' exact transposes written as gathers
-// (models/stencil.hpp), reading the buffers of its slab and the two beside it. So no two
-// points write one place, each adjoint is written once, and slabs may run on any number of
-// threads. The reverse runs unguarded (no masks) and a row is taken again guarded, as the
+// order: its fields and operators bitwise. The VJP gathers: each point adds what its
+// neighbours' operators owe it, through the operators' exact transposes written as gathers
+// (models/stencil.hpp). Where every operator's adjoint at a point comes from that point's
+// inputs alone (operator_adjoints.hpp: D1*lap(u), div_grad(k, u), c^2*lap(p)), it runs in
+// one pass, row by row, recomputing those adjoints at the neighbours; else slab by slab
+// (the points of one index of the outermost axis): the point program and its reverse fill
+// a slab's buffer with each operator's adjoint at each point, and the gather reads the
+// buffers of the slab and the two beside it. Either way no two points write one place,
+// each adjoint is written once, and rows or slabs may run on any number of threads. The reverse runs unguarded (no masks) and a row is taken again guarded, as the
 // interpreter's, where an adjoint came out NaN or infinite. The scalar parameters'
 // adjoints are summed per row, then over rows in order: the same bits on any thread count.
 #include <string>

@@ -1,7 +1,10 @@
 #include "models/field_point_source.hpp"
 
 #include <functional>
+#include <optional>
+#include <vector>
 
+#include "models/operator_adjoints.hpp"
 #include "models/program_source.hpp"
 
 namespace backsweep::detail {
@@ -11,9 +14,28 @@ namespace {
 std::string str(std::size_t value) { return std::to_string(value); }
 
 class PointSource {
+  // How an array is read at the point and at its neighbours along an axis: a field where
+  // it lies (at q), or an operator's adjoint in the slab buffers of the VJP (at j; the
+  // outermost axis's neighbours in the buffers of their slabs, Gl and Gh).
+  struct Access {
+    std::string center;
+    std::function<std::string(std::size_t axis, const std::string& side)> at;
+  };
+
  public:
   PointSource(const FieldEquations& fields, const ExpressionProgram& program)
-      : fields_(fields), program_(program), axes_(fields.grid().axes()), scalars_(fields.scalar_parameters()) {}
+      : fields_(fields), program_(program), axes_(fields.grid().axes()), scalars_(fields.scalar_parameters()) {
+    const auto adjoints = operator_adjoints(program, fields.operators().size());
+    for (std::size_t s = 0; s < adjoints.size(); ++s) {
+      const FieldOperator& o = fields.operators()[s];
+      one_pass_ = one_pass_ && adjoints[s].local;
+      // The symmetry is taken for a stencil of a field of the state (div_grad's k-adjoint
+      // needs the operator's own adjoint).
+      scaled_.push_back(o.stencil.kind != StencilKind::div_grad && !o.u.parameter ? adjoints[s].scaled : std::nullopt);
+    }
+  }
+
+  bool one_pass() const { return one_pass_; }
 
   // rhs_point; vjp_point, the program's reverse guarded as the interpreter's; or
   // vjp_point_fast, unguarded, raising `bad` where an adjoint is not finite (its row is
@@ -32,9 +54,7 @@ class PointSource {
     text += source.run(program_, {});
     const std::size_t nf = fields_.fields().size(), npf = fields_.parameter_fields().size();
     const std::size_t nops = fields_.operators().size();
-    for (std::size_t f = 0; f < nf; ++f) text += "double a1_" + str(f) + " = 0.0;\n";
-    for (std::size_t f = 0; f < npf; ++f) text += "double a3_" + str(f) + " = 0.0;\n";
-    for (std::size_t s = 0; s < nops; ++s) text += "double a4_" + str(s) + " = 0.0;\n";
+    text += adjoint_locals();
     text += source.reverse(program_, [](std::uint32_t d) { return "c.lambda[" + str(d) + " * n + q]"; }, guarded);
     // The slab's buffers: each operator's adjoint, then the fields' and the parameter
     // fields' own (what the gather starts from).
@@ -51,6 +71,57 @@ class PointSource {
     return text + "}\n";
   }
 
+  // vjp_once (guarded) or vjp_once_fast (unguarded, raising `bad`): the point's program
+  // and reverse, then what its neighbours' operators owe it, each neighbour's share
+  // recomputed there (operator_adjoint<s>); the point's adjoints stored. Where one_pass().
+  std::string one_pass_function(bool guarded) const {
+    const std::string suffix = guarded ? "" : "_fast";
+    std::string text = "template <bool W> BS_INLINE void vjp_once" + suffix +
+                       "(const bs_grid_call& c, long q, const Side* lo, const Side* hi, const double* coord, double cx, "
+                       "const double* ps" + scalar_adjoints(true) + (guarded ? "" : ", int& bad") +
+                       ") {\n(void)coord; (void)cx; (void)lo; (void)hi; (void)ps;\n" + inputs();
+    ProgramSource source = names(true);
+    source.elsewhere = [this](std::size_t op, std::size_t segment) {
+      for (const auto& scaled : scaled_)
+        if (scaled && scaled->op == op && segment == 2) return true;
+      return false;
+    };
+    text += source.run(program_, {}) + adjoint_locals();
+    text += source.reverse(program_, [](std::uint32_t d) { return "c.lambda[" + str(d) + " * n + q]"; }, guarded);
+    const std::size_t nf = fields_.fields().size(), npf = fields_.parameter_fields().size();
+    for (std::size_t f = 0; f < nf; ++f) text += "double sy" + str(f) + " = a1_" + str(f) + ";\n";
+    for (std::size_t f = 0; f < npf; ++f) text += "double sk" + str(f) + " = a3_" + str(f) + ";\n";
+    for (std::size_t s = 0; s < fields_.operators().size(); ++s) {
+      const std::string at_neighbour = "operator_adjoint" + suffix + "_" + str(s) + "(c, q + ";
+      const Access g{scaled_[s] ? "g" + str(scaled_[s]->op) : "a4_" + str(s),
+                     [at_neighbour](std::size_t, const std::string& side) { return at_neighbour + side + ".off, ps)"; }};
+      text += transpose(s, g, scaled_[s]);
+    }
+    text += stores();
+    if (!guarded) {
+      std::string finite = "true";
+      for (std::size_t f = 0; f < nf; ++f) finite += " && __builtin_isfinite(sy" + str(f) + ")";
+      for (std::size_t f = 0; f < npf; ++f) finite += " && __builtin_isfinite(sk" + str(f) + ")";
+      text += "bad |= !(" + finite + ");\n";
+    }
+    return text + "}\n";
+  }
+
+  // Operator s's adjoint at q (scaled: the adjoint of parameter × operator) from what lies
+  // at q alone: the program and its reverse, all but that adjoint left for the compiler to
+  // drop. Operators' values and coordinates are NaN: the adjoint does not read them.
+  std::string operator_adjoint_function(std::size_t s, bool guarded) const {
+    std::string text = "BS_INLINE double operator_adjoint" + std::string(guarded ? "" : "_fast") + "_" + str(s) +
+                       "(const bs_grid_call& c, long q, const double* ps) {\n" + inputs(false) +
+                       "const double coord[3] = {__builtin_nan(\"\"), __builtin_nan(\"\"), __builtin_nan(\"\")}, "
+                       "cx = __builtin_nan(\"\");\n(void)coord; (void)cx;\n";
+    ProgramSource source = names(false);
+    source.adjoint = [s](std::size_t segment, std::uint32_t i) { return segment == 4 && i == s ? "a4_" + str(s) : ""; };
+    text += source.run(program_, {}) + "double a4_" + str(s) + " = 0.0;\n";
+    text += source.reverse(program_, [](std::uint32_t d) { return "c.lambda[" + str(d) + " * n + q]"; }, guarded);
+    return text + "return " + (scaled_[s] ? "g" + str(scaled_[s]->op) : "a4_" + str(s)) + ";\n}\n";
+  }
+
   // At q, the fields' and parameter fields' own adjoints, then what the operators at q's
   // neighbours owe it: each operator's transpose, gathered, in the operators' order; each
   // sum stored once. `local`: gather_local, reading the buffers of the point (Gc) and of
@@ -65,67 +136,82 @@ class PointSource {
                                "const Side* hi, const double* Gc, const double* Gl, const double* Gh, long P, long j) {\n"
                                "const long n = c.points; (void)n; (void)lo; (void)hi; (void)Gl; (void)Gh;\n";
     const auto own = [local](std::size_t b) { return "Gc[" + str(b) + (local ? "]" : " * P + j]"); };
-    for (std::size_t f = 0; f < nf; ++f) text += "double y" + str(f) + " = " + own(nops + f) + ";\n";
-    for (std::size_t f = 0; f < npf; ++f) text += "double k" + str(f) + " = " + own(nops + nf + f) + ";\n";
-    for (std::size_t s = 0; s < nops; ++s) {
-      const FieldOperator& o = fields_.operators()[s];
-      const Access g = local ? neighbour_buffer(s) : buffer(s);
-      const std::string name = "r" + str(s);
-      const bool u_wanted = !o.u.parameter, k_wanted = o.stencil.kind == StencilKind::div_grad && !o.k.parameter;
-      std::string body;
-      switch (o.stencil.kind) {
-        case StencilKind::laplacian: body += laplacian(name, g); break;
-        case StencilKind::derivative: {  // stencils::derivative_transpose
-          const std::size_t a = o.stencil.axis;
-          body += "const double " + name + " = ((when<W>(" + lo(a) + ".exists, " + g.at(a, lo(a)) + ") + unless<W>(" +
-                  hi(a) + ".mirror, " + g.center + ")) - (when<W>(" + hi(a) + ".exists, " + g.at(a, hi(a)) +
-                  ") + unless<W>(" + lo(a) + ".mirror, " + g.center + "))) * " + axis(a) + ".half_inverse_h;\n";
-          break;
-        }
-        case StencilKind::div_grad: body += div_grad(name, field(o.k), g); break;
-      }
-      const auto guarded = [&](bool wanted, const std::string& statements) {
-        return wanted ? statements : "if (c.vjp_p) {\n" + statements + "}\n";
-      };
-      text += guarded(u_wanted, "{\n" + body + sum_of(o.u) + " += " + name + ";\n}\n");
-      if (o.stencil.kind == StencilKind::div_grad) {  // stencils::div_grad_by_coefficient
-        const Access u = global(field(o.u));
-        std::string by_k = "{\ndouble dk = 0.0;\n";
-        for (std::size_t a = 0; a < axes_; ++a)
-          for (const std::string& side : {lo(a), hi(a)})
-            by_k += "dk += share<W>(" + side + ") * (" + g.center + " - " + value(g, a, side) + ") * (" + value(u, a, side) +
-                    " - " + u.center + ") * " + axis(a) + ".inverse_h2;\n";
-        text += guarded(k_wanted, by_k + sum_of(o.k) + " += dk;\n}\n");
-      }
-    }
-    for (std::size_t f = 0; f < nf; ++f) text += "c.vjp_y[" + str(f) + " * n + q] = y" + str(f) + ";\n";
-    if (npf) {
-      text += "if (c.vjp_p) {\n";
-      for (std::size_t f = 0; f < npf; ++f)
-        text += "c.vjp_p[" + str(scalars_) + " + " + str(f) + " * n + q] = k" + str(f) + ";\n";
-      text += "}\n";
-    }
-    return text + "}\n";
+    for (std::size_t f = 0; f < nf; ++f) text += "double sy" + str(f) + " = " + own(nops + f) + ";\n";
+    for (std::size_t f = 0; f < npf; ++f) text += "double sk" + str(f) + " = " + own(nops + nf + f) + ";\n";
+    for (std::size_t s = 0; s < nops; ++s) text += transpose(s, local ? neighbour_buffer(s) : buffer(s), {});
+    return text + stores() + "}\n";
   }
 
+  // Operator s's transpose at q, its adjoint read through g, added into the gather's sums
+  // (sy<f>, sk<f>). Scaled (parameter × operator, g that product's adjoint): the field's
+  // share times the parameter, and the parameter's adjoint Σ u·Lᵀ(g) into ap<j>.
+  std::string transpose(std::size_t s, const Access& g, const std::optional<ScaledOperator>& scaled) const {
+    const FieldOperator& o = fields_.operators()[s];
+    const std::string name = "r" + str(s);
+    const bool u_wanted = !o.u.parameter, k_wanted = o.stencil.kind == StencilKind::div_grad && !o.k.parameter;
+    std::string body;
+    switch (o.stencil.kind) {
+      case StencilKind::laplacian: body += laplacian(name, g); break;
+      case StencilKind::derivative: {  // stencils::derivative_transpose
+        const std::size_t a = o.stencil.axis;
+        body += "const double " + name + " = ((when<W>(" + lo(a) + ".exists, " + g.at(a, lo(a)) + ") + unless<W>(" +
+                hi(a) + ".mirror, " + g.center + ")) - (when<W>(" + hi(a) + ".exists, " + g.at(a, hi(a)) +
+                ") + unless<W>(" + lo(a) + ".mirror, " + g.center + "))) * " + axis(a) + ".half_inverse_h;\n";
+        break;
+      }
+      case StencilKind::div_grad: body += div_grad(name, field(o.k), g); break;
+    }
+    const auto guarded = [&](bool wanted, const std::string& statements) {
+      return wanted ? statements : "if (c.vjp_p) {\n" + statements + "}\n";
+    };
+    if (scaled)
+      body += "ap" + str(scaled->parameter) + " += f" + str(o.u.index) + " * " + name + ";\n" + sum_of(o.u) + " += ps[" +
+              str(scaled->parameter) + "] * " + name + ";\n";
+    else
+      body += sum_of(o.u) + " += " + name + ";\n";
+    std::string text = guarded(u_wanted, "{\n" + body + "}\n");
+    if (o.stencil.kind == StencilKind::div_grad) {  // stencils::div_grad_by_coefficient
+      const Access u = global(field(o.u));
+      std::string by_k = "{\ndouble dk = 0.0;\n";
+      for (std::size_t a = 0; a < axes_; ++a)
+        for (const std::string& side : {lo(a), hi(a)})
+          by_k += "dk += share<W>(" + side + ") * (" + g.center + " - " + value(g, a, side) + ") * (" + value(u, a, side) +
+                  " - " + u.center + ") * " + axis(a) + ".inverse_h2;\n";
+      text += guarded(k_wanted, by_k + sum_of(o.k) + " += dk;\n}\n");
+    }
+    return text;
+  }
 
  private:
+  // The point's adjoints of its fields (a1_), parameter fields (a3_) and operators (a4_).
+  std::string adjoint_locals() const {
+    std::string text;
+    for (std::size_t f = 0; f < fields_.fields().size(); ++f) text += "double a1_" + str(f) + " = 0.0;\n";
+    for (std::size_t f = 0; f < fields_.parameter_fields().size(); ++f) text += "double a3_" + str(f) + " = 0.0;\n";
+    for (std::size_t s = 0; s < fields_.operators().size(); ++s) text += "double a4_" + str(s) + " = 0.0;\n";
+    return text;
+  }
+  // The gather's sums (sy<f>, sk<f>) stored at q, each once.
+  std::string stores() const {
+    std::string text;
+    for (std::size_t f = 0; f < fields_.fields().size(); ++f) text += "c.vjp_y[" + str(f) + " * n + q] = sy" + str(f) + ";\n";
+    if (const std::size_t npf = fields_.parameter_fields().size()) {
+      text += "if (c.vjp_p) {\n";
+      for (std::size_t f = 0; f < npf; ++f)
+        text += "c.vjp_p[" + str(scalars_) + " + " + str(f) + " * n + q] = sk" + str(f) + ";\n";
+      text += "}\n";
+    }
+    return text;
+  }
   std::string field(const FieldOperand& o) const {
     return o.parameter ? "(c.p + " + str(scalars_) + " + " + str(o.index) + " * n)" : "(c.y + " + str(o.index) + " * n)";
   }
-  // The gather's sum of the adjoint of a field (y<f>) or parameter field (k<f>) at q.
-  static std::string sum_of(const FieldOperand& o) { return (o.parameter ? "k" : "y") + str(o.index); }
+  // The gather's sum of the adjoint of a field (sy<f>) or parameter field (sk<f>) at q.
+  static std::string sum_of(const FieldOperand& o) { return (o.parameter ? "sk" : "sy") + str(o.index); }
   static std::string axis(std::size_t a) { return "c.axis[" + str(a) + "]"; }
   static std::string lo(std::size_t a) { return "lo[" + str(a) + "]"; }
   static std::string hi(std::size_t a) { return "hi[" + str(a) + "]"; }
 
-  // How an array is read at the point and at its neighbours along an axis: a field where
-  // it lies (at q), or an operator's adjoint in the slab buffers of the VJP (at j; the
-  // outermost axis's neighbours in the buffers of their slabs, Gl and Gh).
-  struct Access {
-    std::string center;
-    std::function<std::string(std::size_t axis, const std::string& side)> at;
-  };
   static Access global(const std::string& array) {
     return {array + "[q]", [array](std::size_t, const std::string& side) { return array + "[q + " + side + ".off]"; }};
   }
@@ -165,7 +251,8 @@ class PointSource {
   }
 
   // The inputs one point's program reads (FieldEquations::inputs_at), as locals.
-  std::string inputs() const {
+  // Without operators: their values NaN (where nothing reads them).
+  std::string inputs(bool operators = true) const {
     std::string text = "const long n = c.points;\nconst double t = c.t;\n";
     for (std::size_t f = 0; f < fields_.fields().size(); ++f)
       text += "const double f" + str(f) + " = c.y[" + str(f) + " * n + q];\n";
@@ -174,6 +261,10 @@ class PointSource {
     for (std::size_t s = 0; s < fields_.operators().size(); ++s) {
       const FieldOperator& o = fields_.operators()[s];
       const std::string name = "o" + str(s);
+      if (!operators) {
+        text += "const double " + name + " = __builtin_nan(\"\");\n";
+        continue;
+      }
       switch (o.stencil.kind) {
         case StencilKind::laplacian: text += laplacian(name, global(field(o.u))); break;
         case StencilKind::derivative: {
@@ -221,15 +312,27 @@ class PointSource {
   const FieldEquations& fields_;
   const ExpressionProgram& program_;
   std::size_t axes_, scalars_;
+  bool one_pass_ = true;                               // every operator's adjoint local
+  std::vector<std::optional<ScaledOperator>> scaled_;  // per operator
 };
 
 }  // namespace
 
 std::string field_point_functions(const FieldEquations& fields, const ExpressionProgram& program, bool for_cpu) {
   const PointSource source(fields, program);
-  return source.point_function("rhs_point", false) + source.point_function("vjp_point", true) +
+  std::string text = source.point_function("rhs_point", false);
+  if (for_cpu && source.one_pass()) {
+    for (std::size_t s = 0; s < fields.operators().size(); ++s)
+      text += source.operator_adjoint_function(s, true) + source.operator_adjoint_function(s, false);
+    return text + source.one_pass_function(true) + source.one_pass_function(false);
+  }
+  return text + source.point_function("vjp_point", true) +
          (for_cpu ? source.point_function("vjp_point_fast", true, false) : "") + source.gather_function(false) +
          (for_cpu ? "" : source.gather_function(true));
+}
+
+bool field_vjp_in_one_pass(const FieldEquations& fields, const ExpressionProgram& program) {
+  return PointSource(fields, program).one_pass();
 }
 
 }  // namespace backsweep::detail

@@ -14,7 +14,15 @@
 //                      (models/stencil.hpp), from the buffers of its slab (Gc) and of its
 //                      neighbours' slabs along the outermost axis (Gl, Gh);
 //   gather_local<W>    the same from buffers of one point each: the point's (Gc) and its
-//                      neighbours' (Gn[2 * axis] below, Gn[2 * axis + 1] above).
+//                      neighbours' (Gn[2 * axis] below, Gn[2 * axis + 1] above);
+//
+// or, for the CPU where every operator's adjoint at a point is had from that point alone
+// (operator_adjoints.hpp), a VJP in one pass with no buffers:
+//
+//   vjp_once<W>, vjp_once_fast<W>   the point's reverse, then its gather, each neighbour's
+//                      operator adjoint recomputed there (operator_adjoint_<s>), guarded
+//                      and unguarded as above; a stencil whose only use is a scalar
+//                      parameter's product takes that parameter's adjoint as Σ u·Lᵀ(g).
 //
 // W: the point may lie at a wall. The text needs the prelude (detail/kernel_prelude.hpp),
 // with BS_INLINE saying how a point function compiles (inline host or device code), and
@@ -27,8 +35,12 @@
 
 namespace backsweep::detail {
 
-// rhs_point, vjp_point and gather_point, and for the CPU vjp_point_fast, else gather_local.
+// rhs_point; for the CPU the one-pass functions, else vjp_point, vjp_point_fast and
+// gather_point; elsewhere vjp_point, gather_point and gather_local.
 std::string field_point_functions(const FieldEquations& fields, const ExpressionProgram& program, bool for_cpu);
+
+// Whether the CPU's VJP runs in one pass (vjp_once), else through the slab buffers.
+bool field_vjp_in_one_pass(const FieldEquations& fields, const ExpressionProgram& program);
 
 // The buffers vjp_point fills: one per operator, field and parameter field.
 inline std::size_t field_vjp_buffers(const FieldEquations& fields) {

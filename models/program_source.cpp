@@ -117,7 +117,9 @@ std::string ProgramSource::reverse(const ExpressionProgram& program,
   std::string text;
   for (std::size_t i = 0; i < program.ops.size(); ++i) {
     const ExpressionOp& op = program.ops[i];
-    text += op.target == kRegisters ? "double " + adjoint_name(i) + " = 0.0;\n"
+    // -0.0, the sum's identity: the compiler drops `-0.0 + x` (not `0.0 + x`), and the
+    // adjoints differ from the interpreter's at most in the sign of a zero adjoint.
+    text += op.target == kRegisters ? "double " + adjoint_name(i) + " = -0.0;\n"
                                     : "const double " + adjoint_name(i) + " = " + output_adjoint(op.dst) + ";\n";
   }
   for (std::size_t i = program.ops.size(); i-- > 0;) {
@@ -127,7 +129,8 @@ std::string ProgramSource::reverse(const ExpressionProgram& program,
       return source == kRegisters ? value_name(taped) : variable(source - 1, index);
     };
     const auto adjoint_of = [&](std::uint8_t source, std::uint32_t index, std::uint32_t taped) {
-      return source == kRegisters ? adjoint_name(taped) : adjoint(source - 1, index);
+      if (source == kRegisters) return adjoint_name(taped);
+      return elsewhere && elsewhere(i, source - 1) ? std::string() : adjoint(source - 1, index);
     };
     const std::string a = operand(op.a_source, op.a, at.a), b = operand(op.b_source, op.b, at.b);
     const std::string ga = adjoint_of(op.a_source, op.a, at.a), gb = adjoint_of(op.b_source, op.b, at.b);

@@ -27,6 +27,9 @@ struct ProgramSource {
   // The text of variable `index` of caller segment `segment`, and of its adjoint
   // ("" where not wanted).
   std::function<std::string(std::size_t segment, std::uint32_t index)> variable, adjoint;
+  // Optional: whether the partials of op `op` into segment `segment` are added elsewhere
+  // by the caller (and left out here).
+  std::function<bool(std::size_t op, std::size_t segment)> elsewhere;
 
   // Statements declaring v<i> = the value of op i; an op writing output d also stores it
   // into output(d) (skipped where output is empty).

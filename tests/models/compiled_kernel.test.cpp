@@ -19,6 +19,8 @@
 #include <vector>
 
 #include "models/expression_model.hpp"
+#include "models/field_point_source.hpp"
+#include "models/operator_adjoints.hpp"
 #include "tests/models/expression_language.hpp"
 
 using namespace backsweep;
@@ -101,7 +103,11 @@ void write_script(const fs::path& path, const std::string& body) {
 
 }  // namespace
 
-TEST_CASE("every operator on every wall, 1 to 3 axes: compiled = interpreted") {
+// Whether the compiled VJP runs in one pass (each operator's adjoint recomputed at the
+// neighbours), else slab by slab through buffers.
+bool one_pass(const ExpressionModel& model) { return detail::field_vjp_in_one_pass(*model.fields(), model.program()); }
+
+TEST_CASE("every operator on every wall, 1 to 3 axes: compiled = interpreted, in one pass and through buffers") {
   const CompilerOptions options = fresh_cache("operators");
   for (const Grid& grid : grids()) {
     CAPTURE(grid.axes());
@@ -109,9 +115,43 @@ TEST_CASE("every operator on every wall, 1 to 3 axes: compiled = interpreted") {
     CAPTURE(to_string(grid.boundary().front()));
     const std::string last = grid.axes() == 1 ? "x" : "y";
     const std::string d_last = grid.axes() == 1 ? "dx(v)" : "dy(v)";
-    check_against_interpreter(grid_model(grid, {"a*lap(u) - u*v^2 + div_grad(k, v) + dx(u)*x + lap(k)",
-                                                "b*" + d_last + " + div_grad(u, k) + div_grad(v, u) + dx(k)*" + last}),
-                              options);
+    // An operator times a coordinate: its adjoint at a neighbour needs the neighbour's
+    // coordinate, so buffers.
+    const ExpressionModel buffered = grid_model(grid, {"a*lap(u) - u*v^2 + div_grad(k, v) + dx(u)*x + lap(k)",
+                                                       "b*" + d_last + " + div_grad(u, k) + div_grad(v, u) + dx(k)*" + last});
+    CHECK_FALSE(one_pass(buffered));
+    check_against_interpreter(buffered, options);
+    // Every operator's adjoint from its point alone: one pass, parameters' adjoints of
+    // a*lap(u), b*dx(u) and b*d(v) through the transposes' symmetry.
+    const ExpressionModel once = grid_model(grid, {"a*lap(u) - u*v^2 + div_grad(k, v) + b*dx(u) + lap(k)",
+                                                   "b*" + d_last + " + div_grad(u, k) + div_grad(v, u) + k*dx(k) + lap(v)*u"});
+    CHECK(one_pass(once));
+    check_against_interpreter(once, options);
+  }
+}
+
+TEST_CASE("an operator's adjoint is local where it reads nothing but the point's own inputs") {
+  const Grid grid({5, 7}, {1.0, 2.0}, {Boundary::neumann, Boundary::periodic});
+  const auto adjoints = [&](const std::string& equation) {
+    const ExpressionModel model = grid_model(grid, {equation, "v"});
+    return detail::operator_adjoints(model.program(), model.fields()->operators().size());
+  };
+  auto scaled = adjoints("a*lap(u) - u*v^2");
+  REQUIRE(scaled.size() == 1);
+  CHECK(scaled[0].local);
+  REQUIRE(scaled[0].scaled);
+  CHECK(scaled[0].scaled->parameter == 0);
+  for (const char* local : {"k*lap(u)", "lap(u)*a + lap(u)", "exp(u)*lap(u)", "if(u > v, lap(u), 0)"}) {
+    CAPTURE(std::string(local));
+    const auto found = adjoints(local);
+    CHECK(found[0].local);
+    CHECK_FALSE(found[0].scaled);
+  }
+  // An operator's value, a coordinate, a branch on an operator: some adjoint not local.
+  for (const char* other : {"lap(u)^2", "x*lap(u)", "lap(u)*lap(v)", "if(lap(v) > 0, lap(u), 0)", "min(lap(u), v)"}) {
+    CAPTURE(std::string(other));
+    const auto found = adjoints(other);
+    CHECK_FALSE(std::all_of(found.begin(), found.end(), [](const detail::OperatorAdjoint& o) { return o.local; }));
   }
 }
 
