@@ -3,8 +3,8 @@
 // one on Thrust's OpenMP system, its fields, parameter fields and checkpoints in the
 // backend's memory and its device kernels (gpu/) doing the model's work; equations on a
 // grid with their kernels on every OpenMP thread and the stage combinations too
-// (solvers/openmp_algebra.hpp), bitwise the cpu's. Only backend_gradient.cpp sees Thrust
-// and OpenMP.
+// (solvers/openmp_algebra.hpp), and an ODE's equations on that algebra, bitwise the cpu's.
+// Only backend_gradient.cpp sees Thrust and OpenMP.
 #include <vector>
 
 #include "adjoint/gradient_problem.hpp"
@@ -14,7 +14,7 @@
 namespace backsweep::apps {
 
 // As config_gradient, for a config whose model is a grid kernel (sim.grid_kernel) or
-// equations on a grid, in adjoint mode. Throws std::logic_error in a build without the
+// equations, in adjoint mode. Throws std::logic_error in a build without the
 // OpenMP backend (configs asking for it are refused when read).
 GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                     const std::vector<double>& y0, const std::vector<double>& p,

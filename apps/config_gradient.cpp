@@ -17,7 +17,7 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
   const SimulateConfig& sim = config.simulate;
   if (config.mode == GradientMode::tangent)
     return config_tangent_gradient(config, monitor, y0, p, observers, progress);
-  if (sim.backend == "omp" && sim.fields())
+  if (sim.backend == "omp" && (sim.fields() || sim.expression_model))
     return omp_gradient(config, monitor, y0, p, observers, progress);
 #if BACKSWEEP_CUDA_BUILT
   if (sim.backend == "cuda")

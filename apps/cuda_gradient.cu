@@ -44,7 +44,9 @@ std::optional<GradientResult<double>> cuda_gradient(const GradientConfig& config
   try {
     model.emplace(*sim.expression_model, gpu::cuda_compiler_options(host));
   } catch (const NativeLibraryError& error) {
-    std::cerr << "backsweep: the equations run on the cpu backend, interpreted: " << printable(error.what()) << "\n";
+    std::cerr << "backsweep: the equations run on the cpu backend, "
+              << (sim.expression_model->compiled() ? "compiled" : "interpreted") << ": " << printable(error.what())
+              << "\n";
     return std::nullopt;
   }
   if (kernels) *kernels = {"cuda", model->compile_seconds()};

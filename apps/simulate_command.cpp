@@ -18,6 +18,8 @@ int run_simulate(const std::string& config_path, bool json) {
   const auto loaded = load_config(load_simulate_config, config_path);
   if (!loaded) return kExitBadInput;
   const SimulateConfig& config = *loaded;
+  if (config.backend == "cuda")  // said, as a cuda gradient without a GPU says where it ran
+    std::cerr << "backsweep: simulate runs on the cpu backend (backend cuda runs gradients)\n";
 
   Trajectory trajectory = empty_trajectory(config);
   IntegrateResult result;

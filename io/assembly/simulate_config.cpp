@@ -57,8 +57,9 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
   static_cast<SimulateSpec&>(config) = std::move(spec);
   if (config.kind == ModelKind::equations) {
     const std::shared_ptr<ExpressionModel> model = equations_model(config);
-    // On cuda the GPU's kernels are built where they run (apps/cuda_gradient.cu).
-    if (config.compiled_kernels && config.backend != "cuda") compile_kernels(*model, config);
+    // On cuda too: the GPU's kernels are built where they run (apps/cuda_gradient.cu), and
+    // what runs on the cpu there (simulate, a run without a GPU) runs these.
+    if (config.compiled_kernels) compile_kernels(*model, config);
     config.expression_model = model;
   }
   if (config.kind == ModelKind::grid_kernel)

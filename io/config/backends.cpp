@@ -16,7 +16,8 @@ constexpr bool kCuda = BACKSWEEP_CUDA_BUILT;
 
 // The Thrust backends run the hand-written grid kernels' device forms (gpu/) with the
 // explicit steppers, and equations on a grid compiled: omp on OpenMP threads, cuda as
-// CUDA kernels built at run time; everything else runs on the cpu.
+// CUDA kernels built at run time. omp runs an ODE's equations too (its algebra's loops
+// on the threads where the state is long); everything else runs on the cpu.
 const std::array<BackendEntry, 3> kBackends{{
     {.name = "cpu",
      .built = true,
@@ -27,7 +28,7 @@ const std::array<BackendEntry, 3> kBackends{{
     {.name = "omp",
      .built = kOpenMP,
      .missing = "this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)",
-     .runs_equations = true,  // on a grid, as compiled kernels on OpenMP threads
+     .runs_equations = true,  // on a grid as compiled kernels on OpenMP threads; ODEs too
      .runs_grid_kernel = true,
      .parallel_runs = true},
     {.name = "cuda",

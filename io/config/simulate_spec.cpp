@@ -123,9 +123,9 @@ void read_kernels(const TomlSection& solver, SimulateSpec& config, bool parallel
   config.compiled_kernels = kernels == "compiled";
   config.kernel_cache = solver.string("kernel_cache", "");
   if (solver.has("kernel_cache") && config.kernel_cache.empty()) solver.fail("kernel_cache", "must name a folder");
-  if (config.backend == "omp" && config.kind == ModelKind::equations && !config.compiled_kernels && !parallel_runs)
-    solver.fail("backend", on_grid ? "omp runs equations as compiled kernels (solver.kernels = \"compiled\")"
-                                   : "omp runs equations on a [grid]; this model's run on cpu");
+  // An ODE's gradient runs on omp's algebra, its model interpreted or compiled.
+  if (config.backend == "omp" && on_grid && !config.compiled_kernels && !parallel_runs)
+    solver.fail("backend", "omp runs equations on a grid as compiled kernels (solver.kernels = \"compiled\")");
   if (config.backend == "cuda" && config.kind == ModelKind::equations && !config.compiled_kernels)
     solver.fail("backend", on_grid ? "cuda runs equations as compiled kernels (solver.kernels = \"compiled\")"
                                    : "cuda runs equations on a [grid]; this model's run on cpu");

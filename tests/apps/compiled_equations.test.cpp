@@ -1,8 +1,9 @@
 // Equations on a grid through the program with compiled kernels (solver.kernels, the
 // default there): the objective is the interpreter's bitwise and the gradient agrees to
-// round-off; under backend "omp" (two threads) the gradient is bitwise the cpu's; where no
-// kernel can be built the run says so in one line and gives the interpreter's result (so
-// does backend "cuda" without a GPU); bad kernels keys are config errors naming the key.
+// round-off; under backend "omp" (two threads) the gradient is bitwise the cpu's, an ODE's
+// too; where no kernel can be built the run says so in one line and gives the interpreter's
+// result (backend "cuda" without a GPU: the cpu's compiled result); bad kernels keys are
+// config errors naming the key.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -164,7 +165,8 @@ TEST_CASE("kernels keys: errors name the key") {
       {kHeat + "[solver]\nmethod = \"rk4\"\nstep = 1e-4\nkernels = \"fast\"\n", "unknown kernels 'fast'"},
       {"[model]\nname = \"lorenz63\"\n[time]\nend = 1.0\n[solver]\nkernels = \"compiled\"\n",
        "compiled kernels are built for models defined by equations"},
-      {ode + "[solver]\nmethod = \"rk4\"\nstep = 0.1\nbackend = \"omp\"\n", "omp runs equations on a [grid]"},
+      {kHeat + "[solver]\nmethod = \"rk4\"\nstep = 1e-4\nbackend = \"omp\"\nkernels = \"interpreted\"\n",
+       "omp runs equations on a grid as compiled kernels"},
       {kHeat + "[solver]\nmethod = \"rk4\"\nstep = 1e-4\nkernel_cache = \"\"\n", "must name a folder"}};
   for (const auto& [config, says] : cases) {
     CAPTURE(says);
@@ -183,7 +185,7 @@ TEST_CASE("kernels keys: errors name the key") {
   CHECK(members.exit_code == (BACKSWEEP_OPENMP_BUILT ? 0 : 2));
 }
 
-TEST_CASE("backend cuda: the GPU's kernels, or without a GPU one line and the cpu's interpreted result") {
+TEST_CASE("backend cuda: the GPU's kernels, or without a GPU one line and the cpu's compiled result") {
   using namespace compiled_equations_test;
   const fs::path dir = scratch() / "cuda";
   fs::create_directories(dir);
@@ -202,14 +204,18 @@ TEST_CASE("backend cuda: the GPU's kernels, or without a GPU one line and the cp
     return;
   }
   CHECK(ode.err.find("cuda runs equations on a [grid]") != std::string::npos);
+  const CliRun simulate = run_cli("simulate cfg.toml --output-dir simulated", dir);
+  CHECK(simulate.exit_code == 0);
+  CHECK(simulate.err.find("backsweep: simulate runs on the cpu backend (backend cuda runs gradients)\n") == 0);
   const Gradient interpreted = run_gradient("cuda_reference", kHeat, "kernels = \"interpreted\"\n", 2e-4);
+  const Gradient compiled = run_gradient("cuda_reference_compiled", kHeat, "", 2e-4);
   std::string err;
   const Gradient cuda = run_gradient("cuda_run", kHeat, "backend = \"cuda\"\n", 2e-4, &err);
-  if (err.find("the equations run on the cpu backend, interpreted: ") != std::string::npos) {  // no GPU here
+  if (err.find("the equations run on the cpu backend, compiled: ") != std::string::npos) {  // no GPU here
     CHECK(std::count(err.begin(), err.end(), '\n') == 1);
-    CHECK(cuda.value == interpreted.value);
-    CHECK(cuda.initial == interpreted.initial);
-    CHECK(cuda.parameters == interpreted.parameters);
+    CHECK(cuda.value == compiled.value);
+    CHECK(cuda.initial == compiled.initial);
+    CHECK(cuda.parameters == compiled.parameters);
   } else {  // on the GPU: CUDA's exp, sin, ... and sums in another order
     CHECK(std::abs(cuda.value - interpreted.value) <= 1e-13 * std::abs(interpreted.value));
     CHECK(relative_difference(cuda.initial, interpreted.initial) <= 1e-10);
@@ -217,7 +223,7 @@ TEST_CASE("backend cuda: the GPU's kernels, or without a GPU one line and the cp
   }
 }
 
-TEST_CASE("an ODE asks for compiled kernels: the interpreter's gradient, bitwise") {
+TEST_CASE("an ODE asks for compiled kernels or runs on omp: the interpreter's gradient on the cpu, bitwise") {
   using namespace compiled_equations_test;
   const fs::path dir = scratch() / "ode";
   fs::create_directories(dir);
@@ -228,8 +234,12 @@ TEST_CASE("an ODE asks for compiled kernels: the interpreter's gradient, bitwise
                           "[solver]\nmethod = \"rk4\"\nstep = 0.01\nkernel_cache = \"cache\"\n";
   std::ofstream(dir / "interpreted.toml") << ode;
   std::ofstream(dir / "compiled.toml") << ode << "kernels = \"compiled\"\n";
+  std::ofstream(dir / "omp.toml") << ode << "backend = \"omp\"\n";
+  std::ofstream(dir / "omp_compiled.toml") << ode << "backend = \"omp\"\nkernels = \"compiled\"\n";
+  std::vector<const char*> names{"interpreted", "compiled"};
+  if (BACKSWEEP_OPENMP_BUILT) names.insert(names.end(), {"omp", "omp_compiled"});
   std::vector<nlohmann::json> runs;
-  for (const char* name : {"interpreted", "compiled"}) {
+  for (const char* name : names) {
     const CliRun run = run_cli(std::string("gradient ") + name + ".toml --output-dir " + name + " --json", dir);
     CAPTURE(run.err);
     REQUIRE(run.exit_code == 0);
@@ -237,6 +247,38 @@ TEST_CASE("an ODE asks for compiled kernels: the interpreter's gradient, bitwise
   }
   CHECK(runs[0]["diagnostics"]["kernels"]["how"] == "interpreted");
   CHECK(runs[1]["diagnostics"]["kernels"]["how"] == "compiled");
+  for (std::size_t k = 1; k < runs.size(); ++k) {
+    CAPTURE(names[k]);
+    CHECK(runs[k]["objective"] == runs[0]["objective"]);
+    CHECK(runs[k]["gradient"] == runs[0]["gradient"]);
+  }
+}
+
+TEST_CASE("an ODE of 2^14 states on omp: its algebra's loops on the threads, the cpu's gradient bitwise") {
+  using namespace compiled_equations_test;
+  if (!BACKSWEEP_OPENMP_BUILT) return;
+  const fs::path dir = scratch() / "lorenz96";
+  fs::create_directories(dir);
+  constexpr int n = 1 << 14;  // OpenMpAlgebra's loops run on the threads from here
+  const auto x = [](int i) { return "x" + std::to_string((i + n) % n); };
+  std::string states, equations, initial;
+  for (int i = 0; i < n; ++i) {
+    states += (i ? ", \"" : "\"") + x(i) + "\"";
+    equations += x(i) + " = \"(" + x(i + 1) + " - " + x(i - 2) + ")*" + x(i - 1) + " - " + x(i) + " + F\"\n";
+    initial += x(i) + " = " + std::to_string(8.0 + 0.001 * (i % 7) + (i == 0 ? 0.01 : 0.0)) + "\n";
+  }
+  const std::string config = "[model]\nstates = [" + states + "]\nparameters = [\"F\"]\n[model.equations]\n" + equations +
+                             "[parameters]\nF = 8.0\n[initial]\n" + initial +
+                             "[time]\nend = 0.05\n[objective]\nterminal = \"x0 + x7^2\"\n"
+                             "[gradient]\nmode = \"adjoint\"\ninitial = true\n[solver]\nmethod = \"rk4\"\nstep = 0.01\n";
+  std::ofstream(dir / "cpu.toml") << config;
+  std::ofstream(dir / "omp.toml") << config << "backend = \"omp\"\n";
+  std::vector<nlohmann::json> runs;
+  for (const char* name : {"cpu", "omp"}) {
+    const CliRun run = run_cli(std::string("gradient ") + name + ".toml --output-dir " + name + " --json", dir);
+    REQUIRE(run.exit_code == 0);
+    runs.push_back(nlohmann::json::parse(run.out.substr(0, run.out.find('\n'))));
+  }
   CHECK(runs[1]["objective"] == runs[0]["objective"]);
   CHECK(runs[1]["gradient"] == runs[0]["gradient"]);
 }
