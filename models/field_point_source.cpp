@@ -16,7 +16,8 @@ std::string str(std::size_t value) { return std::to_string(value); }
 class PointSource {
   // How an array is read at the point and at its neighbours along an axis: a field where
   // it lies (at q), or an operator's adjoint in the slab buffers of the VJP (at j; the
-  // outermost axis's neighbours in the buffers of their slabs, Gl and Gh).
+  // outermost axis's neighbours in the buffers of their slabs, Gl and Gh), or recomputed
+  // at the neighbour (one pass).
   struct Access {
     std::string center;
     std::function<std::string(std::size_t axis, const std::string& side)> at;
@@ -142,6 +143,7 @@ class PointSource {
     return text + stores() + "}\n";
   }
 
+ private:
   // Operator s's transpose at q, its adjoint read through g, added into the gather's sums
   // (sy<f>, sk<f>). Scaled (parameter × operator, g that product's adjoint): the field's
   // share times the parameter, and the parameter's adjoint Σ u·Lᵀ(g) into ap<j>.
@@ -182,7 +184,6 @@ class PointSource {
     return text;
   }
 
- private:
   // The point's adjoints of its fields (a1_), parameter fields (a3_) and operators (a4_).
   std::string adjoint_locals() const {
     std::string text;
