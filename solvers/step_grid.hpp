@@ -8,8 +8,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "platform/host_device.hpp"
@@ -62,7 +64,7 @@ BACKSWEEP_HOST_DEVICE inline StepInterval segment_step(double t_start, double h,
 //   grid.at(n)                        // step n
 class FixedGrid {
  public:
-  explicit FixedGrid(const IntegrateOptions& options) {
+  explicit FixedGrid(const IntegrateOptions& options) : t0_(options.t0) {
     double t_start = options.t0;
     std::size_t first = 0;
     for (double stop : stop_times(options)) {
@@ -90,14 +92,32 @@ class FixedGrid {
   StepInterval at(std::size_t n) const {
     std::size_t i = segment_;
     if (!(n >= segments_[i].first && n < segments_[i].first + segments_[i].count)) {
-      i = std::size_t(std::upper_bound(segments_.begin(), segments_.end(), n,
-                                       [](std::size_t m, const Segment& s) { return m < s.first; }) -
-                      segments_.begin()) - 1;
+      i = segment_of(n);
       segment_ = i;  // steps are asked for in runs: the next is likely in the same segment
     }
     const Segment& s = segments_[i];
     return segment_step(s.t_start, s.h, n - s.first, s.count, s.stop);
   }
+  // Step n as `at` gives it, without the hint `at` keeps (for a grid several threads read).
+  StepInterval step(std::size_t n) const {
+    const Segment& s = segments_[segment_of(n)];
+    return segment_step(s.t_start, s.h, n - s.first, s.count, s.stop);
+  }
+  double t_start() const { return t0_; }
+  double t_end() const { return segments_.empty() ? t0_ : segments_.back().stop; }
+  // The index of the state at exactly `time` (size() at the last stop), or npos.
+  std::size_t index_of(double time) const {
+    if (time == t0_) return 0;
+    const auto s = std::lower_bound(segments_.begin(), segments_.end(), time,
+                                    [](const Segment& segment, double t) { return segment.stop < t; });
+    if (s == segments_.end() || !(time > s->t_start)) return npos;
+    if (time == s->stop) return s->first + s->count;
+    const double k = std::floor((time - s->t_start) / s->h);  // a state's time is t_start + k h
+    for (double j = std::max(1.0, k - 1.0); j <= k + 1.0 && j < double(s->count); ++j)
+      if (uniform_step(s->t_start, s->h, std::size_t(j)).t == time) return s->first + std::size_t(j);
+    return npos;
+  }
+  static constexpr std::size_t npos = std::size_t(-1);
 
   // The next step in order into `step`; false when the grid is done (or too long).
   BACKSWEEP_INLINE bool next(StepInterval& step) {
@@ -116,6 +136,13 @@ class FixedGrid {
     std::size_t first, count;  // its first step's index, and how many
     double t_start, h, stop;
   };
+  std::size_t segment_of(std::size_t n) const {
+    return std::size_t(std::upper_bound(segments_.begin(), segments_.end(), n,
+                                        [](std::size_t m, const Segment& s) { return m < s.first; }) -
+                       segments_.begin()) - 1;
+  }
+
+  double t0_;
   std::vector<Segment> segments_;
   mutable std::size_t segment_ = 0;
   std::size_t walked_ = 0;
@@ -124,42 +151,46 @@ class FixedGrid {
 };
 
 // The accepted steps of a solve, n = 0 .. N-1: what the backward sweep replays. Step
-// sizes are constants of the adjoint.
+// sizes are constants of the adjoint. Steps pushed one by one (adaptive ones), or a fixed
+// grid kept as its segments: a long fixed-step run keeps nothing per step.
 class StepSequence {
  public:
   StepSequence() = default;
   explicit StepSequence(double t0) : t_{t0} {}
+  explicit StepSequence(FixedGrid grid) : grid_(std::move(grid)) {}
 
   void reserve(std::size_t steps) {
     t_.reserve(steps + 1);
     h_.reserve(steps);
   }
-  void push_back(const StepInterval& step) {
+  void push_back(const StepInterval& step) {  // not on a fixed grid's sequence
     h_.push_back(step.h);
     t_.push_back(step.t_next);
   }
-  std::size_t size() const { return h_.size(); }
-  StepInterval operator[](std::size_t n) const { return {t_[n], h_[n], t_[n + 1]}; }
-  double t_start() const { return t_.front(); }
-  double t_end() const { return t_.back(); }
+  std::size_t size() const { return grid_ ? grid_->size() : h_.size(); }
+  StepInterval operator[](std::size_t n) const { return grid_ ? grid_->step(n) : StepInterval{t_[n], h_[n], t_[n + 1]}; }
+  double t_start() const { return grid_ ? grid_->t_start() : t_.front(); }
+  double t_end() const { return grid_ ? grid_->t_end() : t_.back(); }
   // The index of the state at exactly `time` (size() for t_end), or npos.
   std::size_t index_of(double time) const {
+    if (grid_) return grid_->index_of(time);
     const auto it = std::lower_bound(t_.begin(), t_.end(), time);
     return it != t_.end() && *it == time ? std::size_t(it - t_.begin()) : npos;
   }
   static constexpr std::size_t npos = std::size_t(-1);
 
  private:
+  std::optional<FixedGrid> grid_;
   std::vector<double> t_{0.0}, h_;  // t_: N + 1 state times
 };
 
 // The fixed-step grid of the options as a sequence; false when it needs more than
 // max_steps steps.
 inline bool fixed_step_sequence(const IntegrateOptions& options, StepSequence& sequence) {
-  sequence = StepSequence(options.t0);
   FixedGrid grid(options);
-  for (StepInterval step; grid.next(step);) sequence.push_back(step);
-  return !grid.too_many_steps();
+  const bool fits = !grid.too_many_steps();
+  sequence = StepSequence(std::move(grid));
+  return fits;
 }
 
 }  // namespace backsweep

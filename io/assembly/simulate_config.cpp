@@ -3,6 +3,7 @@
 #include <iostream>
 #include <utility>
 
+#include "io/assembly/step_stability.hpp"
 #include "io/config/config_file.hpp"
 #include "io/config/expression_reader.hpp"
 #include "models/field_equations.hpp"
@@ -71,12 +72,14 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
   // An ODE's initial values are expressions of the parameters and constants (a grid's
   // initial fields are numbers once read).
   config.initial_expressions.resize(config.initial_formulas.size());
-  if (config.layout) return config;
-  ExpressionScope scope(config.parameter_names);
-  for (const NamedConstant& constant : config.constants) scope.add_constant(constant.name, constant.value);
-  for (std::size_t i = 0; i < config.initial_formulas.size(); ++i)
-    if (const std::optional<Formula>& formula = config.initial_formulas[i])
-      config.initial_expressions[i] = parse_formula(*formula, scope);
+  if (!config.layout) {
+    ExpressionScope scope(config.parameter_names);
+    for (const NamedConstant& constant : config.constants) scope.add_constant(constant.name, constant.value);
+    for (std::size_t i = 0; i < config.initial_formulas.size(); ++i)
+      if (const std::optional<Formula>& formula = config.initial_formulas[i])
+        config.initial_expressions[i] = parse_formula(*formula, scope);
+  }
+  check_step_stability(config);
   return config;
 }
 

@@ -154,6 +154,7 @@ void read_solver(const TomlSection& root, SimulateSpec& config) {
   read_backend(root, *solver, config);
   read_kernels(*solver, config, root.has("ensemble") || root.has("data"));
   options.step = solver->number("step", 0.0);
+  config.step_at = solver->position("step");
   if (solver->has("step") && !(options.step > 0.0)) solver->fail("step", "must be > 0");
   if (solver->has("step") && !method->takes_fixed_step())
     solver->fail("step", "CVODES chooses its own steps: give rtol and atol instead");

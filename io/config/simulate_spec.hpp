@@ -39,6 +39,7 @@ struct SimulateSpec {
   std::optional<double> newton_tolerance;
   LinearSolver linear_solver = LinearSolver::automatic;
   IntegrateOptions integrate;
+  SourcePosition step_at;              // [solver] step's, for errors found once the model is built
   std::string output_dir;              // relative to the working directory
   bool vtk = false;                    // [output] vtk: also VTK files of the fields (grids)
   std::string backend = "cpu";         // [solver] backend (backends.hpp)

@@ -602,3 +602,34 @@ TEST_CASE("initial fields from VTK ImageData: a run goes on from another's last 
   }
   CHECK(!fs::exists(scratch() / "bad"));
 }
+
+TEST_CASE("an explicit step beyond the stability limit is refused before the run, near it said") {
+  // 3-D heat, k = 1.5, 12^3 points of spacing 1/13: rho(J) = 2997, so rk4 (beta 2.79) is
+  // stable up to a step of 9.3e-4.
+  const auto heat = [](const std::string& name, double step) {
+    std::ostringstream text;
+    text << "[grid]\nshape = [12, 12, 12]\nextent = [1.0, 1.0, 1.0]\nboundary = \"dirichlet\"\n"
+         << "[model]\nfields = [\"u\"]\nparameter_fields = [\"k\"]\n[model.equations]\nu = \"div_grad(k, u)\"\n"
+         << "[parameters]\nk = 1.5\n[initial]\nu = \"sin(3*x) * y * z\"\n[time]\nend = 0.03\n"
+         << "[objective]\nterminal = \"u[6, 6, 6]\"\n[solver]\nmethod = \"rk4\"\nkernels = \"interpreted\"\nstep = " << step
+         << "\n[output]\ndir = \"" << name << "\"\n";
+    return write_config(name + ".toml", text.str()).string();
+  };
+  const std::string unstable = heat("unstable_heat", 1.5e-3);
+  for (const char* command : {"simulate ", "gradient "}) {
+    CAPTURE(command);
+    const CliRun refused = run(command + unstable);
+    CHECK(refused.exit_code == 2);
+    CHECK(refused.err.find("unstable_heat.toml:21:8: key 'solver.step': h rho(J) / beta = 1.5") != std::string::npos);
+    CHECK(refused.err.find("the run would blow up; take step < 0.00086") != std::string::npos);
+    CHECK_FALSE(fs::exists(scratch() / "unstable_heat"));
+  }
+  const CliRun near = run("simulate " + heat("near_heat", 8.9e-4));
+  CHECK(near.exit_code == 0);
+  CHECK(near.err.find("warning: ") != std::string::npos);
+  CHECK(near.err.find("solver.step = 0.00089 is near the explicit method's stability limit: h rho(J) / beta = 0.9") !=
+        std::string::npos);
+  const CliRun stable = run("gradient " + heat("stable_heat", 4e-4));
+  CHECK(stable.exit_code == 0);
+  CHECK(stable.err.find("stability limit") == std::string::npos);
+}

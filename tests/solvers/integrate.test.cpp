@@ -132,10 +132,20 @@ TEST_CASE("replaying a recorded grid without FSAL gives the solve bitwise") {
       StepSequence grid;
       CHECK(fixed_step_sequence(options, grid));
       REQUIRE(grid.size() == sequence.size());
+      // Kept as its segments, the grid gives the recorded steps and finds their times.
+      CHECK(grid.t_start() == sequence.t_start());
+      CHECK(grid.t_end() == sequence.t_end());
+      CHECK(grid.index_of(sequence.t_start()) == 0);
       for (std::size_t n = 0; n < grid.size(); ++n) {
+        CAPTURE(n);
         CHECK(grid[n].t == sequence[n].t);
         CHECK(grid[n].h == sequence[n].h);
+        CHECK(grid[n].t_next == sequence[n].t_next);
+        CHECK(grid.index_of(sequence[n].t_next) == n + 1);
+        CHECK(grid.index_of(sequence[n].t + 0.5 * sequence[n].h) == StepSequence::npos);
       }
+      CHECK(grid.index_of(options.t1 + 1.0) == StepSequence::npos);
+      CHECK(grid.index_of(options.t0 - 1.0) == StepSequence::npos);
     }
   }
 }
