@@ -121,8 +121,8 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
       result.status = failure.status;
       result.message = failure.message;
       result.diagnostics.steps = sequence.size();
-      result.diagnostics.nonfinite =
-          NonFinite{"forward", failure.failed_step + 1, failure.failed_component, failure.failed_time};
+      result.diagnostics.nonfinite = NonFinite{failure.derivative_only ? "tangent" : "forward", failure.failed_step + 1,
+                                               failure.failed_component, failure.failed_time};
       return result;
     }
     result.value = value.v;

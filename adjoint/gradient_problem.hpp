@@ -73,7 +73,8 @@ struct CheckpointOptions {
 
 // Where a NaN or Inf first appeared.
 struct NonFinite {
-  // "forward" or "backward"; or the objective's "terminal" or "observation" term, or
+  // "forward" or "backward"; "tangent" where a forward tangent's derivatives overflowed
+  // and the state did not; or the objective's "terminal" or "observation" term, or
   // "objective" where the terms are summed (the forward tangent)
   std::string phase;
   std::size_t step = 0, component = 0;
@@ -89,6 +90,14 @@ struct NonFinite {
     if (phase == "terminal" || phase == "observation") {  // component: the state a derivative is by
       what << "non-finite value in the objective's " << phase << " term at t = " << time;
       if (component < names.size()) what << " (its derivative by state '" << names[component] << "')";
+      return what.str();
+    }
+    if (phase == "tangent") {
+      what << "non-finite tangent at step " << step << ", t = " << time << ": the derivatives of "
+           << (component < names.size() ? "state '" + names[component] + "'" : "component " + std::to_string(component))
+           << " by the parameters and initial state overflowed while the state stayed finite (the sensitivities of a "
+              "chaotic or unstable run grow exponentially: shorten [time] end, or take mode = \"adjoint\", whose "
+              "growth monitor says over what horizon a gradient means something)";
       return what.str();
     }
     what << "non-finite value in the " << phase << " sweep at step " << step << ", t = " << time << ", in ";

@@ -173,6 +173,8 @@ class Integration {
     const std::size_t component = first_non_finite<A>(n, next);
     if (component < n) [[unlikely]] {
       failed_component_ = component;
+      if constexpr (!std::is_same_v<T, double> && host_vectors<A>)
+        derivative_only_ = std::isfinite(value_of(next[component]));
       return false;
     }
     copy<A>(n, next, y);
@@ -187,7 +189,8 @@ class Integration {
   // The step that went from `step.t` to a non-finite state at step.t_next.
   IntegrateResult non_finite(const StepInterval& step, std::size_t steps) {
     std::ostringstream what;
-    what << "non-finite value in state component " << failed_component_;
+    what << (derivative_only_ ? "non-finite derivative of state component " : "non-finite value in state component ")
+         << failed_component_;
     if constexpr (requires { stepper_.newton_failed(); })
       if (stepper_.newton_failed()) {
         what.str("");
@@ -202,6 +205,7 @@ class Integration {
     result.failed_step = steps;
     result.failed_component = failed_component_;
     result.failed_time = step.t_next;
+    result.derivative_only = derivative_only_;
     return result;
   }
 
@@ -233,6 +237,7 @@ class Integration {
   const std::size_t rhs_before_;
   static constexpr std::size_t kNone = AdaptiveGrid::kNone;
   std::size_t rejected_steps_ = 0, failed_component_ = kNone;
+  bool derivative_only_ = false;
 };
 
 inline std::optional<IntegrateResult> invalid(const IntegrateOptions& options, bool adaptive) {

@@ -59,6 +59,7 @@ struct IntegrateResult {
   // time that result is at, and the state component.
   std::size_t failed_step = 0, failed_component = 0;
   double failed_time = 0.0;
+  bool derivative_only = false;  // a run on Dual numbers: the state was finite, a derivative of it was not
 
   bool ok() const { return status == IntegrateStatus::success; }
 };

@@ -329,6 +329,17 @@ mode = "adjoint"
         std::string::npos);
 }
 
+TEST_CASE("a tangent that overflows while the state stays finite is named as such") {
+  // Lorenz-63's tangents grow like exp(0.9 t): past the largest double near t = 790.
+  const std::string chaotic = "[model]\nname = \"lorenz63\"\n[time]\nend = 1000.0\n[solver]\nmethod = \"rk4\"\n"
+                              "step = 0.01\n[objective]\nterminal = \"z\"\n[gradient]\nmode = \"tangent\"\n";
+  const CliRun overflowed = run("gradient " + write_config("long_tangent.toml", chaotic).string() + " --json");
+  CHECK(overflowed.exit_code == 1);
+  CHECK(overflowed.err.find("non-finite tangent at step ") != std::string::npos);
+  CHECK(overflowed.err.find("overflowed while the state stayed finite") != std::string::npos);
+  CHECK(overflowed.err.find("non-finite value in the forward sweep") == std::string::npos);
+}
+
 TEST_CASE("gradient of a model defined in the config, through its initial expressions") {
   const double beta = 0.3, i0 = 5.0;
   const auto adjoint = run_sir(beta, i0, "adjoint");
