@@ -46,10 +46,12 @@ inline void power_iteration_start(std::vector<double>& v) {
 // rho(J) at (t, y, p) by power iteration on VJPs (J and Jᵀ have one spectrum): the growth
 // of two consecutive products (a complex pair rotates a single product's norm). A lower
 // bound for a normal J, within a few percent of rho after 32 iterations on a grid's
-// Laplacian. v, w and p_bar: buffers of the state's and the parameters' sizes.
+// Laplacian. v, w and p_bar: buffers of the state's and the parameters' sizes. `rayleigh`,
+// if given: vᵀJv of the last iterate, the dominant eigenvalue's real part (normal J).
 template <class Derivatives>
 double spectral_radius(Derivatives& derivatives, double t, const double* y, const double* p, std::vector<double>& v,
-                       std::vector<double>& w, std::vector<double>& p_bar, std::size_t iterations) {
+                       std::vector<double>& w, std::vector<double>& p_bar, std::size_t iterations,
+                       double* rayleigh = nullptr) {
   const auto norm = [](const std::vector<double>& x) {
     double s = 0.0;
     for (double value : x) s += value * value;
@@ -63,6 +65,10 @@ double spectral_radius(Derivatives& derivatives, double t, const double* y, cons
     derivatives.vjp(t, y, p, v.data(), w.data(), p_bar.data());
     const double grown = norm(w);
     if (!(grown > 0.0) || !std::isfinite(grown)) return grown > 0.0 ? grown : 0.0;
+    if (rayleigh) {
+      *rayleigh = 0.0;
+      for (std::size_t k = 0; k < v.size(); ++k) *rayleigh += v[k] * w[k];
+    }
     radius = std::sqrt(before * grown);
     before = grown;
     for (std::size_t k = 0; k < v.size(); ++k) v[k] = w[k] / grown;
@@ -70,8 +76,10 @@ double spectral_radius(Derivatives& derivatives, double t, const double* y, cons
   return radius;
 }
 
-// h rho(J) / beta at (t, y, p) for an explicit tableau (0 for an implicit one): from 1 on,
-// a fixed step h is unstable for the problem linearised there, and the run blows up.
+// h rho(J) / beta at (t, y, p) for an explicit tableau: from 1 on, a fixed step h is
+// unstable for the problem linearised there, and the run blows up. 0 where that cannot be
+// said: an implicit tableau, a dominant eigenvalue whose real part is not negative (growth
+// is the problem's own, not the step's), or rho(J) not finite there (sqrt(u) at u = 0).
 template <Model System>
 double stability_ratio(const System& system, const ButcherTableau& tableau, double t, const double* y, const double* p,
                        double h, std::size_t iterations = 32) {
@@ -79,7 +87,9 @@ double stability_ratio(const System& system, const ButcherTableau& tableau, doub
   if (!std::isfinite(beta)) return 0.0;
   Derivatives<System, double> derivatives(system);
   std::vector<double> v(backsweep::state_size(system)), w(v.size()), p_bar(backsweep::param_size(system));
-  return std::abs(h) * spectral_radius(derivatives, t, y, p, v, w, p_bar, iterations) / beta;
+  double rayleigh = 0.0;
+  const double rho = spectral_radius(derivatives, t, y, p, v, w, p_bar, iterations, &rayleigh);
+  return std::isfinite(rho) && rayleigh < 0.0 ? std::abs(h) * rho / beta : 0.0;
 }
 
 template <Model System>

@@ -103,6 +103,11 @@ class FixedGrid {
     const Segment& s = segments_[segment_of(n)];
     return segment_step(s.t_start, s.h, n - s.first, s.count, s.stop);
   }
+  double largest_step() const {
+    double h = 0.0;
+    for (const Segment& s : segments_) h = std::max(h, s.h);
+    return h;
+  }
   double t_start() const { return t0_; }
   double t_end() const { return segments_.empty() ? t0_ : segments_.back().stop; }
   // The index of the state at exactly `time` (size() at the last stop), or npos.

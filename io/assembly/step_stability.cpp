@@ -6,6 +6,7 @@
 #include "adjoint/stiffness.hpp"
 #include "io/assembly/visit_model.hpp"
 #include "io/config/config_error.hpp"
+#include "solvers/step_grid.hpp"
 
 namespace backsweep {
 
@@ -18,13 +19,15 @@ constexpr double kNear = 0.9;  // from here, said; from 1, refused
 void check_step_stability(const SimulateConfig& config) {
   const IntegrateOptions& options = config.integrate;
   if (!config.method.is_explicit() || !(options.step > 0.0)) return;
+  // The steps taken: no longer than solver.step, shorter where output times come close.
+  const double h = FixedGrid(options).largest_step();
   double ratio = 0.0;
   visit_model(config, [&](const auto& model) {
     ratio = stability_ratio(model, *config.method.tableau, options.t0, config.initial_state.data(),
-                            config.parameters.data(), options.step);
+                            config.parameters.data(), h);
   });
-  if (!(ratio >= kNear)) return;  // NaN too: nothing to say
-  const double beta = real_stability_limit(*config.method.tableau), rho = ratio * beta / options.step;
+  if (!(ratio >= kNear)) return;
+  const double beta = real_stability_limit(*config.method.tableau), rho = ratio * beta / h;
   std::ostringstream text;
   text.precision(3);
   text << "h rho(J) / beta = " << ratio << " at the start (rho(J) >= " << rho << ", beta = " << beta << " for "

@@ -146,3 +146,14 @@ TEST_CASE("h rho(J) / beta: a few percent below the truth on a 3-D heat grid and
   CHECK(stability_ratio(KinkedClock{}, tableaux::sdirk2, 0.0, std::vector<double>{0.2, 0.0}.data(),
                         std::vector<double>{1.0}.data(), 0.1) == 0.0);  // implicit: no limit
 }
+
+TEST_CASE("h rho(J) / beta: decay is the step's limit; growth and an infinite slope are not") {
+  const auto ratio = [](const std::string& equation, double x) {
+    const ExpressionModel model = ExpressionModel::parse({"x"}, {"a"}, {equation});
+    const double a = 40.0;
+    return stability_ratio(model, tableaux::rk4, 0.0, &x, &a, 0.1);
+  };
+  CHECK(ratio("-a*x", 1.0) == doctest::Approx(0.1 * 40.0 / real_stability_limit(tableaux::rk4)).epsilon(1e-12));
+  CHECK(ratio("a*x", 1.0) == 0.0);      // growth: the problem's own
+  CHECK(ratio("-sqrt(x)", 0.0) == 0.0);  // an infinite slope at the start: nothing to say
+}

@@ -632,4 +632,12 @@ TEST_CASE("an explicit step beyond the stability limit is refused before the run
   const CliRun stable = run("gradient " + heat("stable_heat", 4e-4));
   CHECK(stable.exit_code == 0);
   CHECK(stable.err.find("stability limit") == std::string::npos);
+  // The steps taken are checked, not solver.step: here one step of 1e-3 (h lambda = 1).
+  const CliRun short_run = run("simulate " + write_config("short.toml", "[model]\nstates = [\"x\"]\n[model.equations]\n"
+                                                                       "x = \"-1000*x\"\n[initial]\nx = 1.0\n[time]\n"
+                                                                       "end = 0.001\n[solver]\nmethod = \"rk4\"\n"
+                                                                       "step = 0.01\n[output]\ndir = \"short\"\n")
+                                                          .string());
+  CHECK(short_run.exit_code == 0);
+  CHECK(short_run.err.find("stability limit") == std::string::npos);
 }
