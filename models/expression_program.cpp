@@ -10,6 +10,10 @@ bool reads_a(ExpressionCode code) { return code != ExpressionCode::copy_constant
 
 bool reads_b(ExpressionCode code) { return code <= ExpressionCode::select; }
 
+bool carries_adjoint(ExpressionCode code) {
+  return code != ExpressionCode::copy_constant && (code < ExpressionCode::less || code > ExpressionCode::logical_or);
+}
+
 void ExpressionProgram::link(std::size_t first) {
   constexpr auto kUnwritten = std::numeric_limits<std::uint32_t>::max();
   std::uint32_t last_writer[kRegisterCount];

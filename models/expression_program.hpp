@@ -67,6 +67,9 @@ struct ExpressionOp {
 bool reads_a(ExpressionCode code);
 bool reads_b(ExpressionCode code);
 inline bool reads_c(ExpressionCode code) { return code == ExpressionCode::select; }
+// Whether the op's reverse adds into its operands a and b (comparisons, and/or and
+// constants have no partials; select adds into a or b, never into its condition).
+bool carries_adjoint(ExpressionCode code);
 
 // Where an op's operands lie on the tape (see ExpressionProgram::run_taping): a register
 // operand is the result of the last op before it that wrote that register, so its index

@@ -7,20 +7,6 @@ namespace {
 // Sources of the segments (segment + 1; 0 is the registers).
 constexpr std::uint8_t kScalarSource = 3, kOperatorSource = 5, kCoordinateSource = 6;
 
-// Whether an op's reverse adds into its operands a and b (select: not into its condition).
-bool carries(ExpressionCode code) {
-  switch (code) {
-    case ExpressionCode::less:
-    case ExpressionCode::less_equal:
-    case ExpressionCode::equal:
-    case ExpressionCode::not_equal:
-    case ExpressionCode::logical_and:
-    case ExpressionCode::logical_or:
-    case ExpressionCode::copy_constant: return false;
-    default: return true;
-  }
-}
-
 // Whether an operand at (source, index), `count` variables from it, is operator s.
 bool is_operator(std::uint8_t source, std::uint32_t index, std::size_t count, std::size_t s) {
   return source == kOperatorSource && index <= s && s < index + count;
@@ -43,7 +29,7 @@ OperatorAdjoint analyse(const ExpressionProgram& program, std::size_t s) {
     const bool b_reads = reads_b(op.code) && is_operator(op.b_source, op.b, 1, s);
     const bool c_reads = reads_c(op.code) && is_operator(op.c_source, op.c, 1, s);
     if (a_reads || b_reads || c_reads) readers.push_back(i);
-    flows[i] = carries(op.code) && ((reads_a(op.code) && edge(i, op.a_source, op.a, at.a)) ||
+    flows[i] = carries_adjoint(op.code) && ((reads_a(op.code) && edge(i, op.a_source, op.a, at.a)) ||
                                     (reads_b(op.code) && edge(i, op.b_source, op.b, at.b)));
   }
 
