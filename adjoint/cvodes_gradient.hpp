@@ -3,6 +3,7 @@
 // result as the discrete adjoint, by CVODES' own continuous adjoint (solvers/cvodes.hpp);
 // and the forward tangent, by CVODES' forward sensitivities.
 // Its accuracy follows the tolerances; the diagnostics say so and give CVODES' counts.
+// The growth monitor watches both at kMonitorPoints even times (CVODES interpolating).
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -13,6 +14,25 @@
 #include "solvers/cvodes.hpp"
 
 namespace backsweep::detail {
+
+inline constexpr std::size_t kMonitorPoints = 256;
+
+// kMonitorPoints even times in (t0, t1), none of them in `avoid` (times where a solve
+// stops or jumps).
+inline std::vector<double> monitor_times(double t0, double t1, const std::vector<double>& avoid) {
+  std::vector<double> times;
+  for (std::size_t k = 1; k < kMonitorPoints; ++k) {
+    const double t = t0 + (t1 - t0) * double(k) / double(kMonitorPoints);
+    if (t > t0 && t < t1 && std::find(avoid.begin(), avoid.end(), t) == avoid.end()) times.push_back(t);
+  }
+  return times;
+}
+
+inline double euclidean_norm(const double* x, std::size_t n) {
+  double squares = 0.0;
+  for (std::size_t i = 0; i < n; ++i) squares += x[i] * x[i];
+  return std::sqrt(squares);
+}
 
 template <Model M, class Obj>
 GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, const std::vector<double>& y0,
@@ -80,6 +100,11 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
   request.jump = [&](std::size_t k, double* lambda, double* mu) {
     observe(stops[k], states[k].data(), lambda, mu);
   };
+  request.monitor_times = monitor_times(t0, t1, stops);
+  GrowthMonitor monitor(problem.monitor, t0, t1, request.monitor_times.size());
+  request.at_monitor = [&](double t, const double* lambda, const double* mu) {
+    monitor.record(t, lambda, n_user, [&] { return euclidean_norm(mu, np); });
+  };
 
   std::vector<double> lambda, mu;
   CvodesCounts counts;
@@ -97,6 +122,7 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
     result.message = solved.message;
     return result;
   }
+  d.monitor = monitor.report();
   observe(t0, y.data(), lambda.data(), mu.data());  // terms at t0: no backward time
   if constexpr (Obj::has_initial) {
     const std::vector<double> grad =
@@ -179,6 +205,10 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
     shown = stop_times(problem.integrate);
     options.output_times.insert(options.output_times.end(), shown.begin(), shown.end());
   }
+  const std::vector<double> watched = monitor_times(t0, t1, {});
+  options.output_times.insert(options.output_times.end(), watched.begin(), watched.end());
+  GrowthMonitor monitor(problem.monitor, t0, t1, watched.size() + 1, Watched::tangent);
+  std::vector<double> columns(m * n_user);  // the sensitivities of the model's states
   std::sort(options.output_times.begin(), options.output_times.end());
   options.output_times.erase(std::unique(options.output_times.begin(), options.output_times.end()),
                              options.output_times.end());
@@ -187,6 +217,12 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
     ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
     return cvodes_sensitivities(ode, problem.method.sundials_bdf(), y.data(), directions, options,
                                 [&](double t, const double* state, const double* s) {
+                                  for (std::size_t k = 0; k < m; ++k)
+                                    std::copy(s + k * n, s + k * n + n_user, columns.begin() + std::ptrdiff_t(k * n_user));
+                                  monitor.record(t, columns.data(), columns.size(), [&] {
+                                    return std::hypot(euclidean_norm(result.dJ_dp.data(), np),
+                                                      euclidean_norm(result.dJ_dy0.data(), n_user));
+                                  });
                                   observe(t, state, s);
                                   if (std::binary_search(shown.begin(), shown.end(), t))
                                     problem.forward_observer(t, state);
@@ -208,6 +244,8 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
   if (!solved.ok()) {
     result.status = solved.status;
     result.message = solved.message;
+  } else {
+    d.monitor = monitor.report();
   }
   return result;
 }

@@ -16,13 +16,13 @@
 //
 // T is double normally; with T = Dual the whole adjoint is differentiated once more
 // (forward-over-adjoint: Hessian-vector products, see hessian.hpp).
-#include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "adjoint/cvodes_gradient.hpp"
+#include "adjoint/stability_verdict.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "adjoint/gradient_run.hpp"
 
@@ -46,21 +46,12 @@ void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const s
   result.value = sweep.value();
   sweep.check_results(result.value, result.dJ_dp, problem.integrate.t0);
   result.diagnostics.monitor = sweep.growth_report();
-  if ((result.diagnostics.stiffness = sweep.stiffness()) && result.diagnostics.stiffness->stiff()) {
-    GrowthReport& report = *result.diagnostics.monitor;
-    char ratio[32];
-    std::snprintf(ratio, sizeof ratio, "%.2g", result.diagnostics.stiffness->ratio);
-    report.explanation = "Stiff: the steps were held by the stability of the explicit method " +
-                         std::string(problem.method.name()) + " (h rho(J) at " + ratio +
-                         " of its stability limit, as a median over the steps), not by accuracy; "
-                         "the adjoint's growth is the method's, not chaos. Use an implicit method "
-                         "(sdirk4, esdirk3). " + report.explanation;
-    report.verdict = GrowthVerdict::stiff;
-  }
+  result.diagnostics.stiffness = sweep.stiffness();
   if ((result.diagnostics.nonfinite = sweep.nonfinite())) {
     result.status = IntegrateStatus::non_finite_state;
     result.message = result.diagnostics.nonfinite->describe();
   }
+  add_stiffness_verdict(result, problem.method.name(), problem.integrate);
 }
 
 }  // namespace detail

@@ -5,30 +5,49 @@
 // choice when parameters are few, and the exact reference the adjoint is tested against.
 #include <algorithm>
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "adjoint/cvodes_gradient.hpp"
+#include "adjoint/stability_verdict.hpp"
 #include "adjoint/gradient_problem.hpp"
+#include "adjoint/tangent_watch.hpp"
 
 namespace backsweep {
 
 namespace detail {
 
+// What a replay does besides J (the tangent's passes): where a state, or first an
+// objective's term, was not finite; the states' values to the problem's forward observer
+// (`show`); the watch, after every step.
+template <class Watch = std::nullptr_t>
+struct ReplayExtras {
+  IntegrateResult* failure = nullptr;
+  std::optional<NonFinite>* bad_term = nullptr;
+  bool show = false;
+  Watch* watch = nullptr;
+};
+
 // J along `sequence` from the system's initial state y, by the problem's method on T;
-// NaN when a state is not finite (where first: in `failure`, if given). With `show`, the
-// states' values go to the problem's forward observer.
-template <class T, class System, Model M, class Obj>
+// NaN when a state is not finite.
+template <class T, class System, Model M, class Obj, class Watch = std::nullptr_t>
 T replay_objective(const System& system, const GradientProblem<M, Obj>& problem,
                    const StepSequence& sequence, const ObservationSteps& observations,
-                   std::vector<T> y, const std::vector<T>& p, IntegrateResult* failure = nullptr,
-                   bool show = false) {
+                   std::vector<T> y, const std::vector<T>& p, ReplayExtras<Watch> extras = {}) {
   T value(0);
   std::size_t next = 0;  // cursor into the observations, which are ordered by step
-  std::vector<double> values(show && problem.forward_observer ? y.size() : 0);
+  std::vector<double> values(extras.show && problem.forward_observer ? y.size() : 0);
+  auto check_term = [&](const char* term, std::size_t step, double t) {
+    using std::isfinite;
+    if (extras.bad_term && !*extras.bad_term && !isfinite(value))
+      *extras.bad_term = NonFinite{term, step, state_size(problem.model), t};
+  };
   auto observe = [&](std::size_t step, double t, const T* state) {
     if constexpr (Obj::has_observation)
-      for (; next < observations.step.size() && observations.step[next] == step; ++next)
+      for (; next < observations.step.size() && observations.step[next] == step; ++next) {
         value += problem.objective.observation(observations.term[next], state, p.data());
+        check_term("observation", step, t);
+      }
     if (values.empty()) return;
     for (std::size_t i = 0; i < values.size(); ++i) values[i] = value_of(state[i]);
     problem.forward_observer(t, values.data());
@@ -38,14 +57,21 @@ T replay_objective(const System& system, const GradientProblem<M, Obj>& problem,
   const IntegrateResult replayed = with_stepper<T>(system, problem.method, [&](auto& stepper) {
     return replay(
         stepper, y.data(), p.data(), sequence,
-        [&](const StepInterval& interval, const T* state) { observe(++step, interval.t_next, state); },
+        [&](const StepInterval& interval, const T* state) {
+          observe(++step, interval.t_next, state);
+          if constexpr (!std::is_same_v<Watch, std::nullptr_t>)
+            if (extras.watch) extras.watch->after_step(interval, state, y.size(), value);
+        },
         problem.integrate.progress);
   });
   if (!replayed.ok()) {
-    if (failure) *failure = replayed;
+    if (extras.failure) *extras.failure = replayed;
     return T(NAN);
   }
-  if constexpr (Obj::has_terminal) value += problem.objective.terminal(y.data(), p.data());
+  if constexpr (Obj::has_terminal) {
+    value += problem.objective.terminal(y.data(), p.data());
+    check_term("terminal", sequence.size(), sequence.t_end());
+  }
   if constexpr (Obj::has_running) value += y[state_size(problem.model)];
   return value;
 }
@@ -100,6 +126,7 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
     return result;
   }
   const std::size_t n = state_size(problem.model), np = problem.p.size();
+  std::optional<NonFinite> bad_term;  // the first objective's term that was not finite
   result.dJ_dp.resize(np);
   result.dJ_dy0.resize(n);
   RunProgress* const progress = problem.integrate.progress;
@@ -114,8 +141,17 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
     }
     IntegrateResult failure;
     const D value = detail::with_system(problem.model, problem.objective, [&](const auto& system) {
-      return detail::replay_objective<D>(system, problem, sequence, observations,
-                                         detail::initial_state<D>(problem, y0, p), p, &failure, first == 0);
+      using Watch = detail::TangentWatch<std::remove_cvref_t<decltype(system)>>;
+      std::optional<Watch> watch;  // the first pass's
+      if (first == 0) watch.emplace(system, problem.method, problem.monitor, sequence, n, problem.p);
+      const D replayed =
+          detail::replay_objective<D>(system, problem, sequence, observations, detail::initial_state<D>(problem, y0, p),
+                                      p, detail::ReplayExtras<Watch>{&failure, &bad_term, first == 0, watch ? &*watch : nullptr});
+      if (watch) {
+        result.diagnostics.monitor = watch->report();
+        result.diagnostics.stiffness = watch->stiffness();
+      }
+      return replayed;
     });
     if (failure.status == IntegrateStatus::non_finite_state) {  // where, as the adjoint sweep says it
       result.status = failure.status;
@@ -133,13 +169,16 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
     }
   }
   result.diagnostics.steps = sequence.size();
+  detail::add_stiffness_verdict(result, problem.method.name(), problem.integrate);
   std::vector<double> all = result.dJ_dp;
   all.insert(all.end(), result.dJ_dy0.begin(), result.dJ_dy0.end());
   all.push_back(result.value);
   if (const std::size_t bad = first_non_finite<CpuAlgebra>(all.size(), all.data()); bad < all.size()) {
     result.status = IntegrateStatus::non_finite_state;
-    result.message = "the forward tangent is not finite";  // the states were: an objective term is not
-    result.diagnostics.nonfinite = NonFinite{"objective", sequence.size(), state_size(problem.model), sequence.t_end()};
+    // The states were finite: an objective's term was not (the first such, where known).
+    result.diagnostics.nonfinite =
+        bad_term ? *bad_term : NonFinite{"objective", sequence.size(), state_size(problem.model), sequence.t_end()};
+    result.message = result.diagnostics.nonfinite->describe();
   }
   return result;
 }

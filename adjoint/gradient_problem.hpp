@@ -34,7 +34,7 @@ struct GradientProblem {
   Obj objective;
   // Time span, fixed step or tolerances. The observation times become output times.
   IntegrateOptions integrate;
-  MonitorOptions monitor = {};  // thresholds of the backward sweep's growth monitor
+  MonitorOptions monitor = {};  // thresholds of the growth monitor (adjoint or tangent)
   // Called during the backward sweep (double gradients) with lambda(t) = dJ/dy(t) at t_N
   // and at the start of every step, last first: what adjoint fields are written from.
   std::function<void(double t, const double* lambda)> adjoint_observer = {};
@@ -128,7 +128,9 @@ struct GradientDiagnostics {
   std::size_t memory_written = 0, memory_read = 0, disk_written = 0, disk_read = 0;
   std::string derivatives;  // adjoint: how the model's VJPs are taken (hand_written, ...)
   std::size_t steps = 0, slots = 0, peak_slots = 0;
-  std::size_t recomputed_steps = 0;  // forward steps outside a step's own adjoint
+  // Forward steps outside a step's own adjoint, the first sweep included (Griewank and
+  // Walther's count); of them, those taken again.
+  std::size_t forward_steps = 0, recomputed_steps = 0;
   std::size_t sequence_steps = 0;    // adaptive revolve: the solve that counted the steps
   std::size_t adjoint_steps = 0;
   std::size_t rhs_evaluations = 0, vjp_evaluations = 0;
@@ -136,8 +138,8 @@ struct GradientDiagnostics {
   std::size_t checkpoint_bytes = 0;  // peak memory the slots held
   double forward_seconds = 0.0, backward_seconds = 0.0;
   std::optional<NonFinite> nonfinite;
-  std::optional<GrowthReport> monitor;  // adjoint mode only
-  std::optional<StiffnessEstimate> stiffness;  // adjoint mode, explicit methods
+  std::optional<GrowthReport> monitor;  // every mode: the adjoint, or the tangent, watched
+  std::optional<StiffnessEstimate> stiffness;  // explicit methods (adjoint or tangent)
 };
 
 template <class T = double>

@@ -278,7 +278,7 @@ class GradientRun {
     const std::size_t steps = sequence.size();
     d.schedule = "store_all";
     d.steps = d.adjoint_steps = steps;
-    d.recomputed_steps = steps - 1;
+    d.forward_steps = steps;  // nothing is taken again: the sweep reverses what was kept
     d.slots = d.peak_slots = store.slots();
     d.checkpoint_bytes = d.peak_slots * store.bytes_per_slot();
     d.memory_written = d.checkpoint_bytes;
@@ -328,6 +328,7 @@ class GradientRun {
     d.slots = capacity[0];
     d.disk_slots = capacity[1];
     d.peak_slots = counts.peak_slots;
+    d.forward_steps = counts.forward_steps;
     d.recomputed_steps = counts.recomputed_steps;
     d.adjoint_steps = counts.adjoint_steps;
     d.rhs_evaluations += stepper_.rhs_evaluations() - rhs_before;

@@ -25,22 +25,26 @@ std::string format(const char* pattern, double a, double b = 0.0, double c = 0.0
 }
 
 std::string explain(const GrowthReport& r, double tolerance) {
+  const bool adjoint = r.watched == Watched::adjoint;
+  const std::string what = adjoint ? "The adjoint" : "The tangent (the solution's derivatives by the parameters)";
   switch (r.verdict) {
     case GrowthVerdict::stable:
-      return format("The adjoint grew by a fitted factor of %.3g over %.4g time units: the "
-                    "gradient is not dominated by amplification.",
-                    r.fitted_amplification, r.span);
+      return what + format(" grew by a fitted factor of %.3g over %.4g time units: the "
+                           "gradient is not dominated by amplification.",
+                           r.fitted_amplification, r.span);
     case GrowthVerdict::growing:
-      return format("The adjoint grows at %.4g per unit time (a factor of %.3g over %.4g time "
-                    "units).",
-                    r.growth_rate, r.fitted_amplification, r.span) +
+      return what + format(" grows at %.4g per unit time (a factor of %.3g over %.4g time "
+                           "units).",
+                           r.growth_rate, r.fitted_amplification, r.span) +
              format(" The gradient keeps a relative accuracy of %.1e up to a horizon of about "
                     "%.4g time units; longer windows lose it.",
                     tolerance, r.horizon);
     case GrowthVerdict::chaotic_divergence:
-      return format("The adjoint grows like exp(%.4g s) backward in time (the leading Lyapunov "
-                    "exponent of a chaotic system), by a factor of %.3g over %.4g time units. ",
-                    r.growth_rate, r.fitted_amplification, r.span) +
+      return what + format(adjoint ? " grows like exp(%.4g s) backward in time (the leading Lyapunov "
+                                     "exponent of a chaotic system), by a factor of %.3g over %.4g time units. "
+                                   : " grows like exp(%.4g t) forward in time (the leading Lyapunov "
+                                     "exponent of a chaotic system), by a factor of %.3g over %.4g time units. ",
+                           r.growth_rate, r.fitted_amplification, r.span) +
              format("Beyond the horizon T* = ln(1/tol)/rate = %.4g (tol = %.1e) the gradient is "
                     "dominated by this amplification and does not describe how long-time "
                     "behaviour depends on the parameters. Remedies: a window shorter than T*; "
@@ -54,6 +58,8 @@ std::string explain(const GrowthReport& r, double tolerance) {
 }
 
 }  // namespace
+
+const char* to_string(Watched watched) { return watched == Watched::adjoint ? "adjoint" : "tangent"; }
 
 const char* to_string(GrowthVerdict verdict) {
   switch (verdict) {
@@ -116,8 +122,8 @@ const std::array<MagnitudeHistograms::Binade, 2048>& MagnitudeHistograms::binade
 }
 
 GrowthMonitor::GrowthMonitor(const MonitorOptions& options, double t_start, double t_end,
-                             std::size_t steps)
-    : options_(options), t_end_(t_end) {
+                             std::size_t steps, Watched watched)
+    : options_(options), watched_(watched), t_start_(t_start), t_end_(t_end) {
   const std::size_t limit = std::max<std::size_t>(options.history_limit, 2);
   while (steps / stride_ >= limit) stride_ *= 2;
   for (std::vector<double>* v : {&times_, &squares_, &gradient_norms_})
@@ -127,7 +133,7 @@ GrowthMonitor::GrowthMonitor(const MonitorOptions& options, double t_start, doub
   for (double t : options.interval_times)
     if (t > times.back() && t < t_end) times.push_back(t);
   times.push_back(t_end);
-  interval_ = times.size() - 2;
+  interval_ = watched == Watched::adjoint ? times.size() - 2 : 0;
   histograms_.counts.assign((times.size() - 1) * MagnitudeHistograms::kBins, 0);
 }
 
@@ -146,21 +152,22 @@ void GrowthMonitor::keep(double t, double squares, double gradient_norm) {
 
 GrowthReport GrowthMonitor::report() const {
   GrowthReport r;
+  r.watched = watched_;
   r.times = times_;
   r.gradient_norm = gradient_norms_;
   r.histograms = histograms_;
   for (double squares : squares_) r.log_adjoint_norm.push_back(0.5 * std::log(squares));
   if (first_squares_ > 0.0) r.amplification = std::sqrt(last_squares_ / first_squares_);
-  // Backward time and log-norm of the points where the adjoint is nonzero.
+  // Time in the sweep's direction and log-norm of the points where the norm is nonzero.
   std::vector<double> s, y;
   for (std::size_t k = 0; k < r.times.size(); ++k)
     if (std::isfinite(r.log_adjoint_norm[k])) {
-      s.push_back(t_end_ - r.times[k]);
+      s.push_back(watched_ == Watched::adjoint ? t_end_ - r.times[k] : r.times[k] - t_start_);
       y.push_back(r.log_adjoint_norm[k]);
     }
   if (s.size() >= 2) {
     r.span = s.back() - s.front();
-    // Window medians, in windows of equal backward time.
+    // Window medians, in windows of equal time.
     const std::size_t windows = std::max<std::size_t>(options_.windows, 2);
     std::vector<double> window_s, window_y, in_s, in_y;
     std::size_t k = 0;

@@ -6,7 +6,9 @@
 // every adjoint step, fits the growth rate robustly (Theil-Sen slope of window medians),
 // and gives a verdict with the horizon T* = ln(1/tolerance) / rate beyond which the
 // gradient cannot be trusted. It also bins the adjoint's components by magnitude, one
-// histogram per output interval.
+// histogram per output interval. The forward tangent feeds it too: its columns (the
+// solution's derivatives by the parameters and initial state) grow like exp(lambda_1 t)
+// forward in time, so the same fit gives the same exponent and verdict.
 #include <array>
 #include <bit>
 #include <cmath>
@@ -77,17 +79,29 @@ namespace detail {
 double bin_long_vector(std::size_t n, const double* x, std::size_t* row);
 }  // namespace detail
 
+// What the monitor watches: the adjoint (steps arrive backward) or the forward tangent
+// (steps arrive forward).
+enum class Watched { adjoint, tangent };
+const char* to_string(Watched watched);
+
 struct GrowthReport {
+  Watched watched = Watched::adjoint;
   GrowthVerdict verdict = GrowthVerdict::stable;
-  double growth_rate = 0.0;     // per unit backward time, fitted
-  double amplification = 1.0;   // ||lambda_0|| / ||lambda|| where it was first nonzero
+  double growth_rate = 0.0;     // per unit time in the sweep's direction, fitted
+  double amplification = 1.0;   // last norm / first nonzero norm
   double fitted_amplification = 1.0;  // exp(rate * span)
   double horizon = INFINITY;    // ln(1/tolerance) / rate; Inf when not growing
   double span = 0.0;            // backward time the fit covers
   std::string explanation;      // one paragraph, with remedies when not stable
-  // History after every adjoint step (decimated past history_limit), in backward order.
+  // History after every step (decimated past history_limit), in the sweep's order; the
+  // gradient norm is, for the tangent, that of the objective's terms met so far.
   std::vector<double> times, log_adjoint_norm, gradient_norm;
   MagnitudeHistograms histograms;
+  // The verdict and its figures alone (a fit keeps one per experiment).
+  void forget_history() {
+    times = log_adjoint_norm = gradient_norm = {};
+    histograms = {};
+  }
 };
 
 class GrowthMonitor {
@@ -95,13 +109,17 @@ class GrowthMonitor {
   // `steps`, when known, sets how sparsely the history is kept from the start, so that it
   // never needs thinning.
   GrowthMonitor(const MonitorOptions& options, double t_start, double t_end,
-                std::size_t steps = 0);
+                std::size_t steps = 0, Watched watched = Watched::adjoint);
 
-  // After the adjoint step that produced lambda at time t (steps arrive backward);
+  // After the step that produced lambda (the adjoint, or the tangent's columns) at time t;
   // gradient_norm() is called only for the steps the history keeps.
   template <Algebra A = CpuAlgebra, class T, class GradientNorm>
   BACKSWEEP_INLINE void record(double t, const T* lambda, std::size_t n, GradientNorm&& gradient_norm) {
-    while (interval_ > 0 && t < histograms_.interval_times[interval_]) --interval_;
+    const std::vector<double>& bounds = histograms_.interval_times;
+    if (watched_ == Watched::adjoint)
+      while (interval_ > 0 && t < bounds[interval_]) --interval_;
+    else
+      while (interval_ + 2 < bounds.size() && t > bounds[interval_ + 1]) ++interval_;
     std::size_t* row = histograms_.counts.data() + interval_ * MagnitudeHistograms::kBins;
     const double squares = bin_magnitudes<A>(n, lambda, row);
     if (squares > 0.0 && squares < INFINITY) {
@@ -149,9 +167,10 @@ class GrowthMonitor {
   void keep(double t, double squares, double gradient_norm);
 
   MonitorOptions options_;
-  double t_end_;
+  Watched watched_;
+  double t_start_, t_end_;
   std::size_t interval_ = 0, stride_ = 1, since_kept_ = 0;
-  double first_squares_ = 0.0, last_squares_ = 0.0;  // ||lambda||^2, first and last nonzero
+  double first_squares_ = 0.0, last_squares_ = 0.0;  // squared norms, first and last nonzero
   std::vector<double> times_, squares_, gradient_norms_;  // the kept history
   MagnitudeHistograms histograms_;
 };

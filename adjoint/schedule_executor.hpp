@@ -24,7 +24,9 @@ namespace backsweep {
 
 struct ScheduleCounts {
   std::size_t steps = 0;             // N
-  std::size_t recomputed_steps = 0;  // forward steps outside a step's own adjoint
+  // Forward steps outside a step's own adjoint, the first sweep included (Griewank and
+  // Walther's count); of them, those taken again (a step the sweep had already taken).
+  std::size_t forward_steps = 0, recomputed_steps = 0;
   std::size_t adjoint_steps = 0;
   std::size_t peak_slots = 0;        // most slots holding a state at once, all levels
   std::array<std::size_t, kLevels> peak_level_slots{}, writes{}, reads{};
@@ -40,6 +42,7 @@ ScheduleCounts execute_schedule(CheckpointSchedule& schedule, Backend& backend) 
   for (std::size_t level = 0; level < kLevels; ++level) slot_step[level].assign(capacity[level], kUnknown);
   std::array<std::size_t, kLevels> in_use{};
   ScheduleState state;
+  std::size_t furthest = 0;  // the furthest step any advance reached
   // Adjoint steps must run N-1, ..., 0; N is known up front, or when the sweep ends.
   std::size_t next_adjoint = schedule.steps() ? schedule.steps() : kUnknown;
   auto fail = [](const std::string& what) { throw std::logic_error("checkpoint schedule: " + what); };
@@ -56,7 +59,9 @@ ScheduleCounts execute_schedule(CheckpointSchedule& schedule, Backend& backend) 
             (next_adjoint != kUnknown && action->to >= next_adjoint))
           fail("advance from a state that is not current, or past the adjoint front");
         backend.advance(action->step, action->to);
-        counts.recomputed_steps += action->to - action->step;
+        counts.forward_steps += action->to - action->step;
+        counts.recomputed_steps += std::min(action->to, furthest) - std::min(action->step, furthest);
+        furthest = std::max(furthest, action->to);
         state.current = action->to;
         if (next_adjoint == kUnknown && backend.at_end()) {
           state.at_end = true;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <sstream>
 
 namespace backsweep {
 
@@ -30,6 +31,18 @@ double real_stability_limit(const ButcherTableau& tableau) {
   double x = 0.0;
   while (x < 100.0 && magnitude(x + 1e-3) <= 1.0 + 1e-12) x += 1e-3;
   return x;
+}
+
+std::string describe_instability(const StiffnessEstimate& estimate, std::string_view method, double step) {
+  std::ostringstream text;
+  text.precision(3);
+  text << "the explicit method " << method << " is unstable at its step " << step << ": at t = " << estimate.unstable_time
+       << ", h rho(J) / beta = " << estimate.unstable_ratio
+       << " (a mode the model damps grows at every step: rho(J) grew after the start), so the "
+          "result is not a solution of the model: take step < "
+       << 0.9 * step / estimate.unstable_ratio << ", an implicit method (sdirk2, esdirk3, sdirk4, cvodes_bdf) or "
+       << "adaptive steps (rtol, atol)";
+  return text.str();
 }
 
 }  // namespace backsweep

@@ -7,10 +7,15 @@
 // not chaos. The backward sweep samples h rho(J) / beta at a bounded number of steps
 // (rho(J) by power iteration on VJPs at y_n, J and Jᵀ having the same spectrum) and calls
 // the run stiff when the median reaches one half (Shampine's idea, as in LSODA's switch).
+// A sample at 1 or beyond where the dominant mode decays is instability: a fixed step
+// amplifies, at every step, a mode the model damps (an adaptive controller hovers there
+// on a stiff problem, its error estimate holding the mode down).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <vector>
 
 #include "models/derivatives.hpp"
@@ -25,7 +30,11 @@ double real_stability_limit(const ButcherTableau& tableau);
 struct StiffnessEstimate {
   double ratio = 0.0;  // median of h rho(J) / beta over the samples
   std::size_t samples = 0;
+  // The first sample at h rho(J) / beta >= 1 where the dominant mode decays: its time and
+  // ratio (NaN and 0 when none).
+  double unstable_time = NAN, unstable_ratio = 0.0;
   bool stiff() const { return samples > 0 && ratio >= 0.5; }
+  bool unstable() const { return unstable_ratio >= 1.0; }
 };
 
 inline constexpr std::size_t kStiffnessSamples = 128;  // kept at most (bytes in the budget)
@@ -105,7 +114,12 @@ class StiffnessProbe {
   // the samples thinning by half) whenever kMaxSamples are kept.
   void after_step(double t, double h, const double* y, const double* p) {
     if (since_ % stride_ == 0) {
-      ratios_.push_back(std::abs(h) * spectral_radius(t, y, p) / beta_);
+      double rayleigh = 0.0;
+      ratios_.push_back(std::abs(h) * spectral_radius(t, y, p, rayleigh) / beta_);
+      if (ratios_.back() >= 1.0 && rayleigh < 0.0 && !(unstable_ratio_ >= 1.0)) {
+        unstable_time_ = t;
+        unstable_ratio_ = ratios_.back();
+      }
       if (ratios_.size() == kMaxSamples) {
         for (std::size_t k = 0; k < kMaxSamples / 2; ++k) ratios_[k] = ratios_[2 * k];
         ratios_.resize(kMaxSamples / 2);
@@ -118,6 +132,8 @@ class StiffnessProbe {
   StiffnessEstimate estimate() const {
     StiffnessEstimate e;
     e.samples = ratios_.size();
+    e.unstable_time = unstable_time_;
+    e.unstable_ratio = unstable_ratio_;
     if (ratios_.empty()) return e;
     std::vector<double> sorted = ratios_;
     std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
@@ -126,14 +142,18 @@ class StiffnessProbe {
   }
 
  private:
-  double spectral_radius(double t, const double* y, const double* p) {
-    return backsweep::spectral_radius(derivatives_, t, y, p, v_, w_, p_bar_, kIterations);
+  double spectral_radius(double t, const double* y, const double* p, double& rayleigh) {
+    return backsweep::spectral_radius(derivatives_, t, y, p, v_, w_, p_bar_, kIterations, &rayleigh);
   }
 
   Derivatives<System, double> derivatives_;
   double beta_;
   std::size_t n_, since_ = 0, stride_ = 64;
   std::vector<double> v_, w_, p_bar_, ratios_;
+  double unstable_time_ = NAN, unstable_ratio_ = 0.0;
 };
+
+// The message of an unstable run: where, how far past the limit, and what to do.
+std::string describe_instability(const StiffnessEstimate& estimate, std::string_view method, double step);
 
 }  // namespace backsweep

@@ -112,6 +112,19 @@ nlohmann::json fit_json(const FitConfig& config, const FitReport& report, const 
                         {"gradient_mode", report.gradient_mode},
                         {"parameters", parameters_json(report)},
                         {"starts", starts}};
+  if (!report.monitors.empty()) {  // per experiment, at the fit
+    nlohmann::json monitor = nlohmann::json::object();
+    for (std::size_t e = 0; e < report.monitors.size(); ++e) {
+      const std::optional<GrowthReport>& m = report.monitors[e];
+      monitor[report.experiment_ids[e]] = m ? nlohmann::json{{"watches", to_string(m->watched)},
+                                                             {"verdict", to_string(m->verdict)},
+                                                             {"growth_rate", m->growth_rate},
+                                                             {"amplification", finite_or_null(m->amplification)},
+                                                             {"horizon", finite_or_null(m->horizon)}}
+                                            : nlohmann::json();
+    }
+    out["monitor"] = monitor;
+  }
   if (config.estimate_sigma) {
     nlohmann::json sigma = nlohmann::json::object();
     for (std::size_t o = 0; o < config.observables.size(); ++o)

@@ -1,5 +1,8 @@
 #include "apps/config_fit_engine.hpp"
 
+#include <cmath>
+#include <iostream>
+
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "io/assembly/config_objective.hpp"
@@ -20,6 +23,12 @@ std::vector<std::vector<double>> experiment_parameters(const FitConfig& config) 
   return parameters;
 }
 
+// A failed solve, its experiment and state named.
+std::string describe(const FitConfig& config, const FitSolveFailure& failure) {
+  return "experiment '" + config.experiments[failure.experiment].id + "': " +
+         (failure.nonfinite ? failure.nonfinite->describe(config.simulate.state_names) : failure.message);
+}
+
 template <Model M>
 ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& scaled) {
   const SimulateConfig& sim = config.simulate;
@@ -35,7 +44,9 @@ template <Model M>
 class ModelFitEngine final : public FitEngine {
  public:
   ModelFitEngine(const M& model, const FitConfig& config, const Scaled& scaled)
-      : model_(std::make_shared<const M>(model)), config_(&config), fit_(make_fit(*model_, config, scaled)) {}
+      : model_(std::make_shared<const M>(model)), config_(&config), fit_(make_fit(*model_, config, scaled)) {
+    fit_.describe_failure = [&config](const FitSolveFailure& failure) { return describe(config, failure); };
+  }
 
   std::unique_ptr<FitEngine> clone() const override { return std::make_unique<ModelFitEngine>(*this); }
   double evaluate(const std::vector<double>& theta, std::vector<double>& gradient, std::string& failure) override {
@@ -82,6 +93,7 @@ class ModelFitEngine final : public FitEngine {
   const std::optional<OptionRefusal>& refused() const override { return fit_.refused(); }
   const std::string& invalid_options() const override { return fit_.invalid_options(); }
   const std::optional<FitSolveFailure>& last_failure() const override { return fit_.last_failure(); }
+  const std::vector<std::optional<GrowthReport>>& monitors() const override { return fit_.monitors(); }
   void observe_adjoint(std::function<void(std::size_t, double, const double*)> observer) override {
     fit_.adjoint_observer = std::move(observer);
   }
@@ -103,6 +115,21 @@ std::unique_ptr<FitEngine> make_fit_engine(const FitConfig& config, const Scaled
   return engine;
 }
 
+bool report_monitors(const FitEngine& fit, const std::vector<double>& x, FitReport& report, std::string& failure) {
+  const std::unique_ptr<FitEngine> at_fit = fit.clone();  // the fit's own state stays as it is
+  std::vector<double> gradient;
+  if (std::isnan(at_fit->evaluate(x, gradient, failure))) return false;
+  const std::vector<std::optional<GrowthReport>>& monitors = at_fit->monitors();
+  report.monitors = monitors;
+  for (std::size_t e = 0; e < monitors.size(); ++e) {
+    if (monitors[e] && monitors[e]->verdict != GrowthVerdict::stable)
+      std::cerr << "warning: at the fit, the " << to_string(monitors[e]->watched) << " monitor of experiment '"
+                << report.experiment_ids[e] << "' says " << to_string(monitors[e]->verdict) << ": "
+                << monitors[e]->explanation << '\n';
+  }
+  return true;
+}
+
 int all_starts_failed(const FitConfig& config, const std::vector<std::unique_ptr<FitEngine>>& fits) {
   for (const auto& fit : fits) {
     if (const auto& refused = fit->refused()) {
@@ -116,9 +143,7 @@ int all_starts_failed(const FitConfig& config, const std::vector<std::unique_ptr
   }
   std::string where;  // the latest failure: its experiment, and where the NaN appeared
   for (const auto& fit : fits)
-    if (const auto& failure = fit->last_failure())
-      where = "; the last failed solve, experiment '" + config.experiments[failure->experiment].id + "': " +
-              (failure->nonfinite ? failure->nonfinite->describe(config.simulate.state_names) : failure->message);
+    if (const auto& failure = fit->last_failure()) where = "; the last failed solve, " + describe(config, *failure);
   report_error(config.simulate.file, ": the objective failed from every start", where);
   return kExitRunFailed;
 }

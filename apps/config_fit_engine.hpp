@@ -39,6 +39,7 @@ class FitEngine {
   virtual const std::optional<OptionRefusal>& refused() const = 0;
   virtual const std::string& invalid_options() const = 0;
   virtual const std::optional<FitSolveFailure>& last_failure() const = 0;
+  virtual const std::vector<std::optional<GrowthReport>>& monitors() const = 0;
   // DataFit::adjoint_observer: (experiment, t, lambda) on the way back; empty to stop.
   virtual void observe_adjoint(std::function<void(std::size_t, double, const double*)> observer) = 0;
 };
@@ -47,5 +48,10 @@ std::unique_ptr<FitEngine> make_fit_engine(const FitConfig& config, const Scaled
 
 // Where every start failed: a refused option is bad input, the rest a failed run.
 int all_starts_failed(const FitConfig& config, const std::vector<std::unique_ptr<FitEngine>>& fits);
+
+// The growth monitor of each experiment's gradient at the fit (x, scaled space) into the
+// report, and a warning for each experiment whose verdict is not stable; false (and
+// `failure`) where a gradient failed there.
+bool report_monitors(const FitEngine& fit, const std::vector<double>& x, FitReport& report, std::string& failure);
 
 }  // namespace backsweep::apps

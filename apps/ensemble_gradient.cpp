@@ -61,6 +61,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   if (failed)
     std::cerr << "warning: " << failed << " of " << members << " members failed; member " << first_failure + 1
               << " (" << status_name(first_failure) << "): " << messages[first_failure] << '\n';
+  warn_verdicts(out, std::cerr);
   try {
     OutputSet outputs(sim.output_dir);
     write_ensemble_hdf5(out, (outputs.staging() / "gradient.h5").string());

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "apps/json_number.hpp"
 
@@ -53,11 +54,9 @@ EnsembleOutput ensemble_record(const GradientConfig& config) {
   out.steps.resize(members);
   out.dJ_dp.resize(members * out.parameter_names.size());
   out.dJ_dy0.resize(members * out.state_names.size());
-  if (config.mode == GradientMode::adjoint && sim.method.has_stepper()) {  // the monitor's
-    out.verdict.resize(members);
-    out.growth_rate.resize(members);
-    out.amplification.resize(members);
-  }
+  out.verdict.resize(members);  // the monitor's: every mode has one
+  out.growth_rate.resize(members);
+  out.amplification.resize(members);
   return out;
 }
 
@@ -91,6 +90,28 @@ void print_ensemble(const EnsembleOutput& out, const std::string& method, std::s
   if (members > kMembersPrinted) stream << "  ... (all members in gradient.h5)\n";
 }
 
+std::map<std::string, std::size_t> verdict_counts(const EnsembleOutput& out) {
+  std::map<std::string, std::size_t> counts;
+  for (std::size_t v : out.verdict)
+    if (v != kNoVerdict) ++counts[to_string(GrowthVerdict(v))];
+  return counts;
+}
+
+void warn_verdicts(const EnsembleOutput& out, std::ostream& stream) {
+  const std::size_t members = out.verdict.size();
+  for (std::size_t b = 0; b < members; ++b) {
+    if (out.verdict[b] == kNoVerdict || GrowthVerdict(out.verdict[b]) == GrowthVerdict::stable) continue;
+    const std::map<std::string, std::size_t> counts = verdict_counts(out);
+    stream << "warning: the growth monitor's verdicts over " << members << " members:";
+    for (const auto& [verdict, count] : counts) stream << ' ' << verdict << ' ' << count;
+    stream << "; member " << b + 1 << " first (" << to_string(GrowthVerdict(out.verdict[b])) << ", growth rate "
+           << out.growth_rate[b] << ", amplification " << out.amplification[b]
+           << "): a member's gradient is only as trustworthy as its verdict (see the members in --json and "
+              "/monitor in gradient.h5)\n";
+    return;
+  }
+}
+
 nlohmann::json ensemble_json(const EnsembleOutput& out, const std::vector<std::string>& messages, std::size_t failed,
                              double seconds) {
   const std::size_t members = out.objective.size();
@@ -101,7 +122,8 @@ nlohmann::json ensemble_json(const EnsembleOutput& out, const std::vector<std::s
                         {"backend", out.backend},
                         {"source", out.source},
                         {"seconds", seconds},
-                        {"gradients_per_second", members / seconds}}},
+                        {"gradients_per_second", members / seconds},
+                        {"verdicts", verdict_counts(out)}}},
           {"members", list}};
 }
 

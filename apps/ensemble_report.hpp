@@ -25,7 +25,11 @@ void record_member(const GradientConfig& config, const GradientResult<double>& r
 void print_ensemble(const EnsembleOutput& out, const std::string& method, std::size_t failed, double seconds,
                     std::ostream& stream);
 
-// {"ensemble": {members, failed, backend, source, seconds, gradients_per_second},
+// One line when a member's monitor verdict is not stable: the counts of each verdict, and
+// the first such member.
+void warn_verdicts(const EnsembleOutput& out, std::ostream& stream);
+
+// {"ensemble": {members, failed, backend, source, seconds, gradients_per_second, verdicts},
 //  "members": [{values, objective, gradient, status, steps, message?, verdict?}]}.
 nlohmann::json ensemble_json(const EnsembleOutput& out, const std::vector<std::string>& messages, std::size_t failed,
                              double seconds);

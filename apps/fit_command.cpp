@@ -52,7 +52,7 @@ int fit_model(const FitConfig& config, bool json) {
   FitReport report = base_report(config, result.runs);
   report.predictions = result.predictions;
   std::string failure = result.failure;
-  if (!failure.empty() || !fit->trajectories(best.x, report, failure)) {
+  if (!failure.empty() || !fit->trajectories(best.x, report, failure) || !report_monitors(*fit, best.x, report, failure)) {
     report_error(sim.file, ": at the optimum: ", failure);
     return kExitRunFailed;
   }

@@ -65,7 +65,7 @@ int run_gradient(const std::string& config_path, bool json) {
   print_gradient(record, std::string(sim.method.name()), results_stream(json));
   if (const auto& report = result.diagnostics.monitor;
       report && report->verdict != GrowthVerdict::stable)
-    std::cerr << "warning: the adjoint monitor says " << to_string(report->verdict) << ": "
+    std::cerr << "warning: the " << to_string(report->watched) << " monitor says " << to_string(report->verdict) << ": "
               << report->explanation << '\n';
   if (recorder)
     for (double t : recorder->missed())

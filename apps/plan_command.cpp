@@ -60,12 +60,13 @@ int run_plan(const PlanRequest& request, bool json) {
     return kExitBadInput;
   }
   const ScheduleCounts counts = count_schedule(*schedule, request.steps);
-  const double ratio = double(counts.recomputed_steps) / double(request.steps);
+  const double ratio = double(counts.forward_steps) / double(request.steps);
   const std::uint64_t minimum = revolve_min_recomputations(request.steps, slots);
   results_stream(json) << name << ": " << request.steps << " steps with " << request.slots
                        << " memory slots and " << request.disk_slots << " disk slots: "
-                       << counts.recomputed_steps << " forward steps (" << ratio
-                       << " forward sweeps; revolve with the memory slots alone: " << minimum << ")\n";
+                       << counts.forward_steps << " forward steps (" << ratio
+                       << " forward sweeps; revolve with the memory slots alone: " << minimum << "), "
+                       << counts.recomputed_steps << " of them taken again\n";
   nlohmann::json levels = nlohmann::json::object();
   for (Level level : {Level::memory, Level::disk}) {
     const auto l = std::size_t(level);
@@ -84,6 +85,7 @@ int run_plan(const PlanRequest& request, bool json) {
                                 {"steps", request.steps},
                                 {"slots", request.slots},
                                 {"disk_slots", request.disk_slots},
+                                {"forward_steps", counts.forward_steps},
                                 {"recomputed_steps", counts.recomputed_steps},
                                 {"peak_slots", counts.peak_slots},
                                 {"ratio", ratio},

@@ -55,11 +55,11 @@ int main(int argc, char** argv) {
       21);
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
-  std::printf("%-9s slots=%-6zu steps=%zu recomputed=%zu (x%.2f of one sweep)  "
+  std::printf("%-9s slots=%-6zu steps=%zu forward steps=%zu (x%.2f of one sweep)  "
               "gradient/forward=%.2f  peak RSS=%.1f MiB  dJ/drho=%.6e\n",
               mode.c_str(), result.diagnostics.slots, result.diagnostics.steps,
-              result.diagnostics.recomputed_steps,
-              double(result.diagnostics.recomputed_steps) / double(kSteps), medians[1] / medians[0],
+              result.diagnostics.forward_steps,
+              double(result.diagnostics.forward_steps) / double(kSteps), medians[1] / medians[0],
               double(usage.ru_maxrss) / 1024.0, result.dJ_dp[1]);
   return result.ok() ? 0 : 1;
 }

@@ -30,7 +30,7 @@ dir = "$dir/out_$steps"
 TOML
   local json
   json=$(/usr/bin/time -f "%M" -o "$dir/rss_$steps" "$cli" gradient "$config" --json 2>/dev/null)
-  echo "$steps steps: $(grep -o '"schedule":"[a-z_]*"' <<<"$json"), $(grep -o '"slots":[0-9]*' <<<"$json"), $(grep -o '"recomputed_steps":[0-9]*' <<<"$json")" >&2
+  echo "$steps steps: $(grep -o '"schedule":"[a-z_]*"' <<<"$json"), $(grep -o '"slots":[0-9]*' <<<"$json"), $(grep -o '"forward_steps":[0-9]*' <<<"$json")" >&2
   cat "$dir/rss_$steps"
 }
 

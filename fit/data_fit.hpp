@@ -78,6 +78,7 @@ class DataFit {
       for (double s : sigma_) constant += std::log(std::sqrt(2.0 * std::numbers::pi) * s);
     }
     double value = constant;
+    monitors_.assign(parameters_.size(), std::nullopt);
     for (std::size_t e = 0; e < parameters_.size(); ++e) {
       const std::vector<std::size_t>& rows = rows_[e];
       if (rows.empty()) continue;
@@ -94,13 +95,14 @@ class DataFit {
               ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
               : tangent_gradient(problem);
       if (!result.ok()) {
-        failure = "experiment " + std::to_string(e) + ": " + result.message;
         last_failure_ = FitSolveFailure{e, result.message, result.diagnostics.nonfinite};
+        failure = describe_failure(*last_failure_);
         if (result.diagnostics.refused) refused_ = result.diagnostics.refused;
         if (result.status == IntegrateStatus::invalid_options) invalid_options_ = result.message;
         return NAN;
       }
       value += result.value;
+      if ((monitors_[e] = result.diagnostics.monitor)) monitors_[e]->forget_history();
       for (std::size_t i = 0; i < estimated_.size(); ++i)
         gradient[i] += result.dJ_dp[estimated_[i].index] * estimated_[i].slope(theta[i]);
     }
@@ -134,8 +136,15 @@ class DataFit {
   // Set when a gradient was refused before its run (bad options, such as a store_all
   // that cannot fit in memory): the reason.
   const std::string& invalid_options() const { return invalid_options_; }
+  // How evaluate() tells a failed solve (a config's fit names the experiment and states).
+  std::function<std::string(const FitSolveFailure&)> describe_failure = [](const FitSolveFailure& f) {
+    return "experiment " + std::to_string(f.experiment) + ": " + f.message;
+  };
   // The latest solve of evaluate() that failed.
   const std::optional<FitSolveFailure>& last_failure() const { return last_failure_; }
+  // The growth monitor's report of each experiment's gradient at the last evaluate()
+  // (its verdict and figures; the history is not kept).
+  const std::vector<std::optional<GrowthReport>>& monitors() const { return monitors_; }
 
   // The predictions h_k at theta, by forward solves.
   bool predict(const std::vector<double>& theta, std::vector<double>& predictions, std::string& failure) const {
@@ -284,6 +293,7 @@ class DataFit {
   std::optional<OptionRefusal> refused_;
   std::string invalid_options_;
   std::optional<FitSolveFailure> last_failure_;
+  std::vector<std::optional<GrowthReport>> monitors_;
   std::vector<double> sigma_, sigma_hat_;
   std::vector<std::vector<std::size_t>> rows_;  // per experiment, its measurements
   std::vector<std::size_t> count_;              // per observable, its measurements

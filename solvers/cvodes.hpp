@@ -158,6 +158,10 @@ struct CvodesAdjointRequest {
   std::function<void(double, const double*)> at_output;
   std::function<void(const double* y_end, double* lambda, double* mu)> seed;
   std::function<void(std::size_t, double* lambda, double* mu)> jump;
+  // Times in (t0, T), ascending, at which the backward solve shows lambda(t) and the
+  // gradient so far (mu) to at_monitor, going down (the growth monitor's points).
+  std::vector<double> monitor_times;
+  std::function<void(double, const double* lambda, const double* mu)> at_monitor;
   std::size_t steps_between_checkpoints = 100;
 };
 IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> y0,

@@ -121,8 +121,27 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
       CVodeSetQuadErrConB(solver.mem, which, SUNTRUE) != CV_SUCCESS)
     return {IntegrateStatus::invalid_options, "CVODES rejected the backward problem"};
   std::vector<double> carried(np, 0.0);  // the quadrature of the finished segments
+  // Shows lambda and mu to at_monitor at the monitor times above t_low, going down (CVODES
+  // interpolates there: its backward steps stay the same).
+  std::size_t monitored = request.monitor_times.size();
+  std::vector<double> mu_so_far(np);
+  auto monitor_down_to = [&](double t_low) {
+    for (; monitored > 0 && request.monitor_times[monitored - 1] > t_low; --monitored) {
+      const double t_m = request.monitor_times[monitored - 1];
+      if (t_m >= t_end) continue;
+      const int flag = CVodeB(solver.mem, t_m, CV_NORMAL);
+      callbacks.rethrow();
+      if (flag < 0) return flag;
+      CVodeGetB(solver.mem, which, &t, adjoint.v);
+      CVodeGetQuadB(solver.mem, which, &t, quadrature.v);
+      for (std::size_t j = 0; j < np; ++j) mu_so_far[j] = mu[j] + carried[j] + quadrature.data()[j];
+      request.at_monitor(t_m, adjoint.data(), mu_so_far.data());
+    }
+    return int(CV_SUCCESS);
+  };
   for (std::size_t k = request.stops.size() - 1; k-- > 0;) {
     const double t_k = request.stops[k];
+    if (const int flag = monitor_down_to(t_k); flag < 0) return failure(flag, t, "backward solve");
     const int flag = CVodeB(solver.mem, t_k, CV_NORMAL);
     callbacks.rethrow();
     if (flag < 0) return failure(flag, t_k, "backward solve");
@@ -139,6 +158,7 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
       return failure(CV_ILL_INPUT, t_k, "backward restart");
   }
   if (options.t0 < (request.stops.size() > 1 ? request.stops[0] : t_end)) {
+    if (const int flag = monitor_down_to(options.t0); flag < 0) return failure(flag, t, "backward solve");
     const int flag = CVodeB(solver.mem, options.t0, CV_NORMAL);
     callbacks.rethrow();
     if (flag < 0) return failure(flag, options.t0, "backward solve");

@@ -35,6 +35,7 @@ const char* to_string(IntegrateStatus status) {
     case IntegrateStatus::max_steps_reached: return "max_steps_reached";
     case IntegrateStatus::step_size_too_small: return "step_size_too_small";
     case IntegrateStatus::non_finite_state: return "non_finite_state";
+    case IntegrateStatus::unstable: return "unstable";
   }
   return "unknown";
 }

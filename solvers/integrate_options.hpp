@@ -46,6 +46,7 @@ enum class IntegrateStatus {
   max_steps_reached,
   step_size_too_small,
   non_finite_state,
+  unstable,  // an explicit method's fixed step beyond its stability limit (adjoint/stiffness.hpp)
 };
 
 const char* to_string(IntegrateStatus status);

@@ -29,6 +29,17 @@ IntegrateResult solve_forward(const M& model, const Method& method, double* y, c
   });
 }
 
+// The same, with on_step(step, y_next) after every accepted step of our own steppers
+// (CVODES' steps are its own, not shown).
+template <Model M, class Observer, class OnStep>
+IntegrateResult solve_forward(const M& model, const Method& method, double* y, const double* p,
+                              const IntegrateOptions& options, Observer&& observer, OnStep&& on_step) {
+  if (method.is_sundials()) return solve_forward(model, method, y, p, options, observer);
+  return with_stepper<double>(model, method, [&](auto& stepper) {
+    return integrate(stepper, y, p, options, observer, on_step);
+  });
+}
+
 // s holds directions.count rows of n (row i: dy/d(direction i)). Needs output times. Our
 // steppers carry kDerivativeLanes directions a solve as Dual lanes (the outputs of every
 // solve gathered, then shown in time order); CVODES carries them all at once as its

@@ -15,6 +15,7 @@ std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& d, co
       {"slots", count(d.slots)},
       {"disk_slots", count(d.disk_slots)},
       {"peak_slots", count(d.peak_slots)},
+      {"forward_steps", count(d.forward_steps)},
       {"recomputed_steps", count(d.recomputed_steps)},
       {"sequence_steps", count(d.sequence_steps)},
       {"adjoint_steps", count(d.adjoint_steps)},
@@ -53,7 +54,8 @@ std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& d, co
 }
 
 std::vector<DiagnosticEntry> monitor_record(const GrowthReport& r) {
-  return {{"verdict", std::string(to_string(r.verdict))},
+  return {{"watches", std::string(to_string(r.watched))},
+          {"verdict", std::string(to_string(r.verdict))},
           {"growth_rate", r.growth_rate},
           {"amplification", r.amplification},
           {"fitted_amplification", r.fitted_amplification},

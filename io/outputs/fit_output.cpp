@@ -124,6 +124,25 @@ void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, cons
   detail::write_count_attribute(starts, "best", r.starts.best + 1);  // counted from 1, as the log counts
   starts.close();
 
+  if (!r.monitors.empty()) {  // per experiment, at the fit
+    Hdf5Handle monitor = detail::create_group(h5, "monitor");
+    std::vector<std::string> verdicts, watches;
+    std::vector<double> rates, amplifications, horizons;
+    for (const std::optional<GrowthReport>& m : r.monitors) {
+      verdicts.push_back(m ? to_string(m->verdict) : "none");
+      watches.push_back(m ? to_string(m->watched) : "none");
+      rates.push_back(m ? m->growth_rate : NAN);
+      amplifications.push_back(m ? m->amplification : NAN);
+      horizons.push_back(m ? m->horizon : NAN);
+    }
+    const hsize_t experiments = verdicts.size();
+    detail::write_string_array_attribute(monitor, "verdict", verdicts);
+    detail::write_string_array_attribute(monitor, "watches", watches);
+    detail::write_double_dataset(monitor, "growth_rate", {experiments}, rates.data());
+    detail::write_double_dataset(monitor, "amplification", {experiments}, amplifications.data());
+    detail::write_double_dataset(monitor, "horizon", {experiments}, horizons.data());
+  }
+
   Hdf5Handle data = detail::create_group(h5, "measurements");
   std::vector<double> time, value;
   std::vector<std::size_t> experiment, observable;  // indices, from 0, into the two name lists

@@ -3,9 +3,11 @@
 // states and observables of each experiment at the output times) and fit_residuals.csv
 // (each measurement with its prediction). All are complete before any is renamed into
 // place.
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "adjoint/growth_monitor.hpp"
 #include "fit/measurement.hpp"
 #include "fit/multistart.hpp"
 #include "io/outputs/named_field.hpp"
@@ -30,6 +32,9 @@ struct FitReport {
     std::vector<double> times, states, observables;  // rows x states, rows x observables
   };
   std::vector<Trajectory> trajectories;  // per experiment
+  // The growth monitor of each experiment's gradient at the fit (verdict and figures;
+  // none for an experiment without measurements; empty where the fit reports none).
+  std::vector<std::optional<GrowthReport>> monitors;
   // Estimated parameter fields, fitted (shaped like the grid), when the fit has any.
   std::vector<std::size_t> grid_shape;
   std::vector<NamedField> parameter_fields;

@@ -220,3 +220,43 @@ TEST_CASE("CVODES on a sparse model (KLU) = dense LU = our sparse sdirk4") {
   CHECK(relative_difference(with_klu, with_dense) <= 1e-9);
   CHECK(relative_difference(reference, with_klu) <= 1e-6);
 }
+
+TEST_CASE("the monitor's points leave CVODES' adjoint as it is, bitwise, and see lambda grow") {
+  const models::Lorenz63 model;
+  const std::vector<double> p(model.default_params.begin(), model.default_params.end());
+  IntegrateOptions options;
+  options.t1 = 40.0;
+  options.rtol = 1e-8;
+  options.atol = 1e-10;
+  for (const bool bdf : {true, false}) {
+    CAPTURE(bdf);
+    auto solve = [&](std::vector<double> monitor_times, std::vector<double>& lambda, std::vector<double>& mu,
+                     CvodesCounts& counts) {
+      ModelSystem ode(model, p.data());
+      CvodesAdjointRequest request;
+      request.stops = {options.t1};
+      request.at_stop = [](std::size_t, const double*) {};
+      request.seed = [](const double*, double* lambda, double*) { lambda[2] = 1.0; };
+      request.jump = [](std::size_t, double*, double*) {};
+      request.monitor_times = std::move(monitor_times);
+      GrowthMonitor monitor({}, 0.0, options.t1, request.monitor_times.size());
+      request.at_monitor = [&](double t, const double* lambda, const double*) {
+        monitor.record(t, lambda, 3, [] { return 0.0; });
+      };
+      REQUIRE(cvodes_adjoint(ode, bdf, {model.default_initial.begin(), model.default_initial.end()}, options, request,
+                             lambda, mu, &counts)
+                  .ok());
+      return monitor.report();
+    };
+    std::vector<double> lambda, mu, watched_lambda, watched_mu;
+    CvodesCounts counts, watched_counts;
+    solve({}, lambda, mu, counts);
+    const GrowthReport report =
+        solve(detail::monitor_times(0.0, options.t1, {}), watched_lambda, watched_mu, watched_counts);
+    CHECK(watched_lambda == lambda);
+    CHECK(watched_mu == mu);
+    CHECK(watched_counts.backward_steps == counts.backward_steps);
+    CHECK(report.times.size() == detail::kMonitorPoints - 1);
+    CHECK(report.verdict == GrowthVerdict::chaotic_divergence);
+  }
+}

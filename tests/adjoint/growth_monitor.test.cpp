@@ -67,6 +67,27 @@ TEST_CASE("the monitor fits exponential growth and bins per interval") {
   CHECK(in_first == 400);
 }
 
+TEST_CASE("watching a tangent, the monitor fits growth forward in time and bins forward") {
+  MonitorOptions options;
+  options.interval_times = {2.0, 5.0};
+  GrowthMonitor monitor(options, 0.0, 10.0, 1000, Watched::tangent);
+  for (int n = 1; n <= 1000; ++n) {  // s(t) = exp(0.7 t) e_0, forward
+    const double t = n * 0.01;
+    const double columns[2] = {std::exp(0.7 * t), 0.0};
+    monitor.record(t, columns, 2, [] { return 1.0; });
+  }
+  const GrowthReport r = monitor.report();
+  CHECK(r.watched == Watched::tangent);
+  CHECK(r.growth_rate == doctest::Approx(0.7).epsilon(1e-9));
+  CHECK(r.amplification == doctest::Approx(std::exp(0.7 * 9.99)).epsilon(1e-9));
+  CHECK(r.verdict == GrowthVerdict::growing);
+  CHECK(r.explanation.find("The tangent") == 0);
+  // (0, 2] has 200 steps; each adds one zero and one value.
+  std::size_t in_first = 0;
+  for (std::size_t b = 0; b < MagnitudeHistograms::kBins; ++b) in_first += r.histograms.counts[b];
+  CHECK(in_first == 400);
+}
+
 TEST_CASE("a long adjoint is binned and measured as a short one is") {
   // A grid model's adjoint goes through one fused pass (detail::bin_long_vector); a small
   // model's through count_bins and squared_norm. Both must count every component once.

@@ -109,6 +109,7 @@ TEST_CASE("two levels, memory for fewer than three slots: store-all's gradient b
     }
     CHECK(d["bytes_written"]["disk"].get<std::size_t>() == 32 * d["disk_slots"].get<std::size_t>());
     CHECK(d["recomputed_steps"] == nlohmann::json::parse(plan.out)["recomputed_steps"]);
+    CHECK(d["forward_steps"] == nlohmann::json::parse(plan.out)["forward_steps"]);
   }
 }
 

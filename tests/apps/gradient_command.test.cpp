@@ -58,7 +58,7 @@ TEST_CASE("gradient: adjoint and tangent modes agree to round-off") {
   const auto a = nlohmann::json::parse(adjoint.out), t = nlohmann::json::parse(tangent.out);
   CHECK(a["diagnostics"]["schedule"] == "revolve");
   CHECK(a["diagnostics"]["peak_slots"] == 100);
-  CHECK(a["diagnostics"]["recomputed_steps"] == backsweep::revolve_min_recomputations(2000, 100));
+  CHECK(a["diagnostics"]["forward_steps"] == backsweep::revolve_min_recomputations(2000, 100));
   CHECK(a["objective"].get<double>() == doctest::Approx(t["objective"].get<double>()).epsilon(1e-14));
   CHECK(a["gradient"]["parameters"].size() == 3);
   CHECK(a["gradient"]["initial"].size() == 3);
@@ -119,7 +119,7 @@ TEST_CASE("plan prints the measured revolve counts") {
         run("plan --steps " + std::to_string(steps) + " --slots " + std::to_string(slots) + " --json");
     REQUIRE(result.exit_code == 0);
     const auto j = nlohmann::json::parse(result.out);
-    CHECK(j["recomputed_steps"] == backsweep::revolve_min_recomputations(steps, slots));
+    CHECK(j["forward_steps"] == backsweep::revolve_min_recomputations(steps, slots));
     CHECK(j["peak_slots"].get<std::size_t>() <= std::size_t(slots));
     CHECK(j["ratio"].get<double>() ==
           doctest::Approx(double(backsweep::revolve_min_recomputations(steps, slots)) / steps));

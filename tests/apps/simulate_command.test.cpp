@@ -493,7 +493,14 @@ dir = "sir"
           .string());
   REQUIRE(builtin.exit_code == 0);
   REQUIRE(defined.exit_code == 0);
-  CHECK(nlohmann::json::parse(defined.out) == nlohmann::json::parse(builtin.out));
+  // The same trajectory (the stiffness probe's estimate differs in rounding: VJPs by
+  // reverse mode and by hand).
+  nlohmann::json from_defined = nlohmann::json::parse(defined.out), from_builtin = nlohmann::json::parse(builtin.out);
+  CHECK(std::abs(from_defined["stiffness"]["ratio"].get<double>() / from_builtin["stiffness"]["ratio"].get<double>() -
+                 1.0) < 1e-12);
+  from_defined.erase("stiffness");
+  from_builtin.erase("stiffness");
+  CHECK(from_defined == from_builtin);
 
   // A bad equation: exit 2, with the column inside the expression.
   std::string bad = sir;
