@@ -49,8 +49,7 @@ std::string explain(const GrowthReport& r, double tolerance) {
                     "dominated by this amplification and does not describe how long-time "
                     "behaviour depends on the parameters. Remedies: a window shorter than T*; "
                     "multiple shooting (windows shorter than T* joined by continuity "
-                    "constraints); shadowing methods (least-squares shadowing, NILSS) for "
-                    "sensitivities of long-time averages.",
+                    "constraints); shadowing (NILSS) for sensitivities of long-time averages.",
                     r.horizon, tolerance);
     case GrowthVerdict::stiff: break;  // the gradient explains it
   }

@@ -30,24 +30,13 @@
 #include <string>
 #include <vector>
 
+#include "adjoint/shadowing_options.hpp"
 #include "models/derivatives.hpp"
 #include "models/dual.hpp"
 #include "solvers/integrate.hpp"
 #include "solvers/method.hpp"
 
 namespace backsweep {
-
-struct ShadowingOptions {
-  std::size_t unstable = 1;      // m: directions with a positive Lyapunov exponent
-  std::size_t segments = 100;    // K
-  double segment_length = 1.0;   // dT, a multiple of the step
-  double spin_up = 10.0;         // time run before the first segment (onto the attractor)
-  double step = 0.005;           // the method's fixed step
-  std::size_t batches = 8;       // of consecutive segments, for the error estimate
-  // Autonomous systems have a neutral direction, f: it is projected out. A system forced
-  // in time has none.
-  bool project_flow = true;
-};
 
 struct ShadowingResult {
   IntegrateStatus status = IntegrateStatus::success;
@@ -101,9 +90,10 @@ ShadowingResult shadowing_gradient(const M& model, const Method& method, std::ve
     result.message = std::move(message);
     return result;
   };
-  if (m + q > std::size_t(kDerivativeLanes) || m >= n)
+  static_assert(kShadowingLanes == std::size_t(kDerivativeLanes));
+  if (m + q > kShadowingLanes || m >= n)
     return fail(IntegrateStatus::invalid_options, "unstable directions + parameters must be at most " +
-                                                      std::to_string(kDerivativeLanes) + " and fewer than the states");
+                                                      std::to_string(kShadowingLanes) + " and fewer than the states");
   const double h = options.step;
   const auto steps_per_segment = std::size_t(std::llround(options.segment_length / h));
   if (!(h > 0.0) || steps_per_segment == 0 || options.segments < 2)
@@ -112,8 +102,8 @@ ShadowingResult shadowing_gradient(const M& model, const Method& method, std::ve
 
   // Onto the attractor.
   IntegrateOptions spin;
-  spin.t0 = 0.0;
-  spin.t1 = options.spin_up;
+  spin.t0 = options.t0;
+  spin.t1 = options.t0 + options.spin_up;
   spin.step = h;
   spin.max_steps = std::numeric_limits<std::size_t>::max();
   if (options.spin_up > 0.0) {
@@ -133,7 +123,7 @@ ShadowingResult shadowing_gradient(const M& model, const Method& method, std::ve
     for (std::size_t i = 0; i < n; ++i) x[i] -= along * f[i];
     return along;
   };
-  model(options.spin_up, y.data(), p.data(), f.data());
+  model(spin.t1, y.data(), p.data(), f.data());
   for (std::size_t l = 0; l < m; ++l) project(&Q[l * n]);
   detail::orthonormalize_columns(Q, n, m, R);
 
@@ -141,7 +131,7 @@ ShadowingResult shadowing_gradient(const M& model, const Method& method, std::ve
   for (std::size_t j = 0; j < q; ++j) pd[parameters[j]].d[m + j] = 1.0;
   std::vector<detail::ShadowingSegment> segments(options.segments);
   std::vector<double> lanes(n * (m + q)), along(m + q);  // a step's tangents, lane-major; their parts along f
-  double t = options.spin_up;
+  double t = spin.t1;
   const IntegrateResult solved = with_stepper<D>(model, method, [&](auto& stepper) -> IntegrateResult {
     for (detail::ShadowingSegment& s : segments) {
       s.C.assign(m * m, 0.0);

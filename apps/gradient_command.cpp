@@ -13,6 +13,7 @@
 #include "apps/progress_display.hpp"
 #include "apps/results_stream.hpp"
 #include "apps/run_record.hpp"
+#include "apps/shadowing_command.hpp"
 #include "io/config/config_file.hpp"
 #include "platform/output_set.hpp"
 #include "solvers/context.hpp"
@@ -38,6 +39,7 @@ int run_gradient(const std::string& config_path, bool json) {
       monitor.interval_times.push_back(sim.integrate.t0 +
                                        (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
   if (config.ensemble) return run_ensemble_gradient(config, config_path, monitor, json);
+  if (config.shadowing) return run_shadowing_gradient(config, config_path, json);
 
   // On a grid with [output] vtk: the states and the adjoint fields at the field times,
   // from the gradient's own sweeps.
@@ -66,7 +68,13 @@ int run_gradient(const std::string& config_path, bool json) {
   if (const auto& report = result.diagnostics.monitor;
       report && report->verdict != GrowthVerdict::stable)
     std::cerr << "warning: the " << to_string(report->watched) << " monitor says " << to_string(report->verdict) << ": "
-              << report->explanation << '\n';
+              << report->explanation
+              << (report->verdict == GrowthVerdict::chaotic_divergence
+                      ? " For the derivative of a long-time average: gradient.mode = \"shadowing\" with "
+                        "objective.integral alone (its integrand averaged), [shadowing] segment_length, segments, "
+                        "unstable (docs/config.md, Shadowing)."
+                      : "")
+              << '\n';
   if (recorder)
     for (double t : recorder->missed())
       std::cerr << "warning: output time " << t << " is not on the gradient's step grid: no state or "

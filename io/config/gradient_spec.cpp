@@ -8,6 +8,7 @@
 #include "io/config/ensemble_section.hpp"
 #include "io/config/detail/joined.hpp"
 #include "io/config/expression_reader.hpp"
+#include "io/config/shadowing_section.hpp"
 #include "solvers/method.hpp"
 
 namespace backsweep {
@@ -46,6 +47,9 @@ void read_objective(const TomlSection& root, const ExpressionScope& scope, Gradi
 }
 
 void read_gradient(const TomlSection& root, GradientSpec& config) {
+  if (root.has("shadowing") && !(root.subsection("gradient") &&
+                                 root.subsection("gradient")->string("mode", "auto") == "shadowing"))
+    root.fail_at_key("shadowing", "is read only with gradient.mode = \"shadowing\"");
   // On a grid, parameter fields are reported as fields: names are the scalars.
   const std::vector<std::string> names = config.simulate.scalar_parameter_names();
   for (std::size_t j = 0; j < names.size(); ++j) config.parameters.push_back(j);
@@ -78,9 +82,10 @@ void read_gradient(const TomlSection& root, GradientSpec& config) {
     if (!value) gradient->fail("initial", "must be true or false");
     config.initial = *value;
   }
+  if (gradient->string("mode", "auto") == "shadowing") return detail::read_shadowing(root, config);
   const auto mode = gradient_mode(gradient->string("mode", "auto"), config.simulate.state_names.size(),
                                   names.size());
-  if (!mode) gradient->fail("mode", "must be auto, adjoint or tangent");
+  if (!mode) gradient->fail("mode", "must be auto, adjoint, tangent or shadowing");
   if (on_backend && gradient->string("mode", "auto") == "auto") return;
   if (stepper || gradient->string("mode", "auto") == "tangent") config.mode = *mode;
   if (on_backend && config.mode == GradientMode::tangent)

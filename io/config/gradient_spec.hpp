@@ -10,6 +10,7 @@
 
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
+#include "adjoint/shadowing_options.hpp"
 #include "io/config/checkpointing_config.hpp"
 #include "io/config/ensemble_config.hpp"
 #include "io/config/formula.hpp"
@@ -19,6 +20,13 @@ namespace backsweep {
 
 struct ConfigFile;  // io/config/config_file.hpp
 
+// gradient.mode = "shadowing": [shadowing], and whether shadowing.unstable was left to the
+// Lyapunov spectrum.
+struct ShadowingSpec {
+  ShadowingOptions options;
+  bool unstable_from_spectrum = true;
+};
+
 // What a gradient config says beyond its model and its objective's formulas.
 struct GradientSettings {
   std::vector<std::size_t> parameters;        // indices reported; default all
@@ -27,6 +35,7 @@ struct GradientSettings {
   CheckpointingConfig checkpointing;
   MonitorOptions monitor;                     // [monitor] thresholds
   std::optional<EnsembleConfig> ensemble;     // [ensemble]: a gradient a member
+  std::optional<ShadowingSpec> shadowing;     // gradient.mode = "shadowing"
 };
 
 struct ObservationSpec {

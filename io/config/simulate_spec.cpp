@@ -30,7 +30,7 @@ const std::initializer_list<std::string_view> kSections = {
     "model",        "parameters", "initial", "time",  "solver",      "objective",
     "gradient",     "checkpointing", "output", "estimate", "observables", "data",
     "experiments",  "noise",      "optimizer", "lyapunov", "monitor",  "grid",
-    "ensemble",     "regularization"};
+    "ensemble",     "regularization", "shadowing"};
 
 void read_time(const TomlSection& root, SimulateSpec& config) {
   const auto time = root.subsection("time");

@@ -83,8 +83,10 @@ TEST_CASE("every gradient path gives the monitor's verdict: chaotic, stiff under
       CHECK(monitor["watches"] == mode);
       const std::string warning = "warning: the " + mode + " monitor says " + c.verdict;
       CHECK((run.err.find(warning) != std::string::npos) == (std::string(c.verdict) != "stable"));
-      if (std::string(c.verdict) == "chaotic_divergence")  // Lorenz-63's leading exponent, 0.906
+      if (std::string(c.verdict) == "chaotic_divergence") {  // Lorenz-63's leading exponent, 0.906
         CHECK(std::abs(monitor["growth_rate"].get<double>() / 0.906 - 1.0) < 0.25);
+        CHECK(run.err.find("gradient.mode = \"shadowing\"") != std::string::npos);  // the remedy's keys
+      }
       if (std::string(c.method) == "dopri5") CHECK(diagnostics["stiffness"]["stiff"] == true);
 
       // The same verdict in gradient.h5.

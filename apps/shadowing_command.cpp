@@ -1,0 +1,125 @@
+#include "apps/shadowing_command.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <iostream>
+
+#include <nlohmann/json.hpp>
+
+#include "adjoint/lyapunov_spectrum.hpp"
+#include "adjoint/shadowing.hpp"
+#include "apps/error_report.hpp"
+#include "apps/exit_codes.hpp"
+#include "apps/json_number.hpp"
+#include "apps/results_stream.hpp"
+#include "apps/run_record.hpp"
+#include "io/assembly/config_objective.hpp"
+#include "io/assembly/visit_model.hpp"
+#include "io/outputs/shadowing_output.hpp"
+#include "platform/output_set.hpp"
+
+namespace backsweep::apps {
+
+namespace {
+
+// Exponents clearly positive: three standard errors above zero, and above a hundredth of
+// the largest (the neutral direction's exponent is zero to within its error).
+std::size_t positive_exponents(const LyapunovResult& spectrum) {
+  std::size_t count = 0;
+  for (std::size_t j = 0; j < spectrum.exponents.size(); ++j) {
+    const double lambda = spectrum.exponents[j];
+    if (lambda > 3.0 * spectrum.standard_errors[j] && lambda > 0.01 * std::abs(spectrum.exponents.front())) ++count;
+  }
+  return count;
+}
+
+nlohmann::json shadowing_json(const ShadowingOutput& out) {
+  nlohmann::json gradient = nlohmann::json::object(), error = nlohmann::json::object();
+  for (std::size_t j = 0; j < out.parameter_names.size(); ++j) {
+    gradient[out.parameter_names[j]] = finite_or_null(out.gradient[j]);
+    error[out.parameter_names[j]] = finite_or_null(out.error[j]);
+  }
+  return {{"objective", out.objective},
+          {"gradient", {{"parameters", gradient}}},
+          {"error", {{"parameters", error}}},
+          {"diagnostics",
+           {{"mode", "shadowing"}, {"method", out.method}, {"unstable", out.unstable},
+            {"unstable_from", out.unstable_from}, {"exponents", out.exponents}, {"segments", out.segments},
+            {"segment_length", out.segment_length}, {"spin_up", out.spin_up}, {"batches", out.batches},
+            {"steps", out.steps}, {"seconds", out.seconds}}}};
+}
+
+}  // namespace
+
+int run_shadowing_gradient(const GradientConfig& config, const std::string& config_path, bool json) {
+  const SimulateConfig& sim = config.simulate;
+  ShadowingOptions options = config.shadowing->options;
+  ShadowingOutput out;
+  out.model = sim.model;
+  out.method = std::string(sim.method.name());
+  out.unstable_from = config.shadowing->unstable_from_spectrum ? "lyapunov" : "config";
+  for (std::size_t j : config.parameters) out.parameter_names.push_back(sim.parameter_names[j]);
+  ShadowingResult result;
+  const auto start = std::chrono::steady_clock::now();
+  visit_model(sim, [&](const auto& model) {
+    if (config.shadowing->unstable_from_spectrum) {
+      LyapunovOptions lyapunov;
+      lyapunov.exponents = std::min(sim.initial_state.size(), kShadowingLanes);
+      lyapunov.t0 = options.t0;
+      lyapunov.step = options.step;
+      lyapunov.transient = options.spin_up;
+      lyapunov.duration = double(options.segments) * options.segment_length / 4.0;
+      const LyapunovResult spectrum =
+          lyapunov_spectrum(model, sim.method, sim.initial_state, sim.parameters, lyapunov);
+      if (!spectrum.ok()) {
+        result.status = spectrum.status;
+        result.message = "the Lyapunov spectrum (for shadowing.unstable): " + spectrum.message;
+        return;
+      }
+      out.exponents = spectrum.exponents;
+      options.unstable = positive_exponents(spectrum);
+      std::cerr << "shadowing: " << options.unstable << " unstable direction(s) from the Lyapunov spectrum (";
+      for (std::size_t j = 0; j < spectrum.exponents.size(); ++j)
+        std::cerr << (j ? ", " : "") << spectrum.exponents[j] << " +- " << spectrum.standard_errors[j];
+      std::cerr << "); shadowing.unstable sets them\n";
+      if (options.unstable == 0)
+        std::cerr << "shadowing: no positive Lyapunov exponent: the system is not chaotic here, and shadowing "
+                     "gives the tangent of the average (a plain gradient of objective.integral / duration "
+                     "would do)\n";
+    }
+    result = shadowing_gradient(model, sim.method, sim.initial_state, sim.parameters, ConfigRunning{&config},
+                                config.parameters, options);
+  });
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!result.ok()) {
+    report_error(config_path, ": shadowing failed (", to_string(result.status), "): ", result.message);
+    return result.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
+  }
+  out.objective = result.average;
+  out.gradient = result.gradient;
+  out.error = result.error;
+  out.unstable = options.unstable;
+  out.segments = options.segments;
+  out.segment_length = options.segment_length;
+  out.spin_up = options.spin_up;
+  out.batches = options.batches;
+  out.steps = result.steps;
+
+  std::ostream& stream = results_stream(json);
+  stream << "shadowing (nilss, " << out.method << ", " << out.segments << " segments of " << out.segment_length
+         << ", " << out.unstable << " unstable direction(s)): <J> = " << out.objective << '\n';
+  for (std::size_t j = 0; j < out.parameter_names.size(); ++j)
+    stream << "  d<J>/d" << out.parameter_names[j] << " = " << out.gradient[j] << " +- " << out.error[j] << '\n';
+  try {
+    OutputSet outputs(sim.output_dir);
+    write_shadowing_hdf5(out, (outputs.staging() / "gradient.h5").string());
+    commit_outputs(outputs, "gradient");
+  } catch (const std::exception& error) {
+    report_error(error.what());
+    return kExitRunFailed;
+  }
+  if (json) std::cout << shadowing_json(out).dump() << '\n';
+  return kExitOk;
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,39 @@
+#include "io/outputs/shadowing_output.hpp"
+
+#include "io/outputs/detail/hdf5_handle.hpp"
+#include "platform/atomic_file.hpp"
+
+namespace backsweep {
+
+void write_shadowing_hdf5(const ShadowingOutput& output, const std::string& path) {
+  using detail::Hdf5Handle;
+  AtomicFile file(path);
+  {
+    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path);
+    detail::write_double_attribute(h5, "objective", output.objective);
+    detail::write_string_attribute(h5, "model", output.model);
+    detail::write_string_attribute(h5, "method", output.method);
+    detail::write_string_attribute(h5, "mode", "shadowing");
+    Hdf5Handle gradient = detail::create_group(h5, "gradient");
+    for (const auto& [name, values] : {std::pair{"parameters", &output.gradient}, std::pair{"error", &output.error}}) {
+      detail::write_double_dataset(gradient, name, {values->size()}, values->data());
+      detail::write_dataset_names(gradient, name, "names", output.parameter_names);
+    }
+    gradient.close();
+    Hdf5Handle diagnostics = detail::create_group(h5, "diagnostics");
+    detail::write_count_attribute(diagnostics, "unstable", output.unstable);
+    detail::write_string_attribute(diagnostics, "unstable_from", output.unstable_from);
+    detail::write_count_attribute(diagnostics, "segments", output.segments);
+    detail::write_double_attribute(diagnostics, "segment_length", output.segment_length);
+    detail::write_double_attribute(diagnostics, "spin_up", output.spin_up);
+    detail::write_count_attribute(diagnostics, "batches", output.batches);
+    detail::write_count_attribute(diagnostics, "steps", output.steps);
+    detail::write_double_attribute(diagnostics, "seconds", output.seconds);
+    detail::write_double_dataset(diagnostics, "exponents", {output.exponents.size()}, output.exponents.data());
+    diagnostics.close();
+    h5.close();
+  }
+  file.commit();
+}
+
+}  // namespace backsweep
