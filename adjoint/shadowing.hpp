@@ -90,10 +90,7 @@ ShadowingResult shadowing_gradient(const M& model, const Method& method, std::ve
     result.message = std::move(message);
     return result;
   };
-  static_assert(kShadowingLanes == std::size_t(kDerivativeLanes));
-  if (m + q > kShadowingLanes || m >= n)
-    return fail(IntegrateStatus::invalid_options, "unstable directions + parameters must be at most " +
-                                                      std::to_string(kShadowingLanes) + " and fewer than the states");
+  if (m >= n) return fail(IntegrateStatus::invalid_options, "unstable directions must be fewer than the states");
   const double h = options.step;
   const auto steps_per_segment = std::size_t(std::llround(options.segment_length / h));
   if (!(h > 0.0) || steps_per_segment == 0 || options.segments < 2)
@@ -127,60 +124,72 @@ ShadowingResult shadowing_gradient(const M& model, const Method& method, std::ve
   for (std::size_t l = 0; l < m; ++l) project(&Q[l * n]);
   detail::orthonormalize_columns(Q, n, m, R);
 
-  std::vector<D> yd(n), pd(p.begin(), p.end());
-  for (std::size_t j = 0; j < q; ++j) pd[parameters[j]].d[m + j] = 1.0;
+  // Lane g of the L = m + q tangents rides as lane g % 8 of chunk g / 8: each chunk is a
+  // run of the segment on its own Dual numbers from the same state (the states agree
+  // bitwise), and the projected lanes are kept step by step for the products across chunks.
+  constexpr std::size_t kLanes = kDerivativeLanes;
+  const std::size_t L = m + q, chunks = std::max<std::size_t>((L + kLanes - 1) / kLanes, 1);
+  std::vector<D> yd(n), pd(p.size());
   std::vector<detail::ShadowingSegment> segments(options.segments);
-  std::vector<double> lanes(n * (m + q)), along(m + q);  // a step's tangents, lane-major; their parts along f
+  std::vector<double> history(steps_per_segment * L * n), lanes(L * n), along(L), start(n);
   double t = spin.t1;
   const IntegrateResult solved = with_stepper<D>(model, method, [&](auto& stepper) -> IntegrateResult {
     for (detail::ShadowingSegment& s : segments) {
-      s.C.assign(m * m, 0.0);
-      s.d.assign(q * m, 0.0);
-      s.G.assign(m, 0.0);
-      s.E.assign(q, 0.0);
-      for (std::size_t i = 0; i < n; ++i) {
-        yd[i] = D(y[i]);
-        for (std::size_t l = 0; l < m; ++l) yd[i].d[l] = Q[l * n + i];
-        for (std::size_t j = 0; j < q; ++j) yd[i].d[m + j] = v0[j * n + i];
-      }
-      // The state's lanes, f at (time, state) projected out of them.
-      auto read = [&](double time, const D* state) {
-        for (std::size_t i = 0; i < n; ++i) y[i] = state[i].v;
-        model(time, y.data(), p.data(), f.data());
-        for (std::size_t l = 0; l < m + q; ++l) {
-          for (std::size_t i = 0; i < n; ++i) lanes[l * n + i] = state[i].d[l];
-          along[l] = project(&lanes[l * n]);
-        }
-      };
+      start = y;
       IntegrateOptions segment;
       segment.t0 = t;
       segment.t1 = t + double(steps_per_segment) * h;
       segment.step = h;
-      const IntegrateResult ran = integrate(
-          stepper, yd.data(), pd.data(), segment, [](double, const D*) {},
-          [&](const StepInterval& step, const D* state) {
-            const D value = J(D(step.t_next), state, pd.data());
-            s.J_sum += value.v;
-            for (std::size_t l = 0; l < m; ++l) s.G[l] += value.d[l];
-            for (std::size_t j = 0; j < q; ++j) s.E[j] += value.d[m + j];
-            ++s.steps;
-            read(step.t_next, state);
-            for (std::size_t a = 0; a < m; ++a) {
-              for (std::size_t b = 0; b < m; ++b) {
-                double dot = 0.0;
-                for (std::size_t i = 0; i < n; ++i) dot += lanes[a * n + i] * lanes[b * n + i];
-                s.C[a * m + b] += h * dot;
-              }
-              for (std::size_t j = 0; j < q; ++j) {
-                double dot = 0.0;
-                for (std::size_t i = 0; i < n; ++i) dot += lanes[a * n + i] * lanes[(m + j) * n + i];
-                s.d[j * m + a] += h * dot;
-              }
-            }
-          });
-      if (!ran.ok()) return ran;
+      s.G.assign(m, 0.0);
+      s.E.assign(q, 0.0);
+      for (std::size_t c = 0; c < chunks; ++c) {
+        const std::size_t first = c * kLanes, width = std::min(kLanes, L - first);
+        for (std::size_t i = 0; i < n; ++i) {
+          yd[i] = D(start[i]);
+          for (std::size_t k = 0; k < width; ++k)
+            yd[i].d[k] = first + k < m ? Q[(first + k) * n + i] : v0[(first + k - m) * n + i];
+        }
+        for (std::size_t j = 0; j < p.size(); ++j) pd[j] = D(p[j]);
+        for (std::size_t j = 0; j < q; ++j)
+          if (m + j >= first && m + j < first + width) pd[parameters[j]].d[m + j - first] = 1.0;
+        // The state's lanes of this chunk, f at (time, state) projected out, into `to`.
+        auto read = [&](double time, const D* state, double* to) {
+          for (std::size_t i = 0; i < n; ++i) y[i] = state[i].v;
+          model(time, y.data(), p.data(), f.data());
+          for (std::size_t k = 0; k < width; ++k) {
+            double* lane = to + (first + k) * n;
+            for (std::size_t i = 0; i < n; ++i) lane[i] = state[i].d[k];
+            along[first + k] = project(lane);
+          }
+        };
+        std::size_t step_index = 0;
+        const IntegrateResult ran = integrate(
+            stepper, yd.data(), pd.data(), segment, [](double, const D*) {},
+            [&](const StepInterval& step, const D* state) {
+              const D value = J(D(step.t_next), state, pd.data());
+              if (c == 0) s.J_sum += value.v, ++s.steps;
+              for (std::size_t k = 0; k < width; ++k)
+                (first + k < m ? s.G[first + k] : s.E[first + k - m]) += value.d[k];
+              read(step.t_next, state, &history[step_index++ * L * n]);
+            });
+        if (!ran.ok()) return ran;
+        read(segment.t1, yd.data(), lanes.data());
+      }
+      s.C.assign(m * m, 0.0);
+      s.d.assign(q * m, 0.0);
+      for (std::size_t k = 0; k < steps_per_segment; ++k) {
+        const double* at = &history[k * L * n];
+        auto dot = [&](std::size_t a, std::size_t b) {
+          double sum = 0.0;
+          for (std::size_t i = 0; i < n; ++i) sum += at[a * n + i] * at[b * n + i];
+          return sum;
+        };
+        for (std::size_t a = 0; a < m; ++a) {
+          for (std::size_t b = 0; b < m; ++b) s.C[a * m + b] += h * dot(a, b);
+          for (std::size_t j = 0; j < q; ++j) s.d[j * m + a] += h * dot(a, m + j);
+        }
+      }
       t = segment.t1;
-      read(t, yd.data());
       // J where the jump sits: between this segment's last state and the next one's first
       // (the discrete mean counts the states after it from t + h on), half a step on.
       std::vector<double> ahead(n);

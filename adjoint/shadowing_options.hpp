@@ -5,9 +5,6 @@
 
 namespace backsweep {
 
-// Unstable directions plus parameters: the tangents one run carries (Dual lanes).
-inline constexpr std::size_t kShadowingLanes = 8;
-
 struct ShadowingOptions {
   std::size_t unstable = 1;      // m: directions with a positive Lyapunov exponent
   std::size_t segments = 100;    // K

@@ -22,6 +22,10 @@ namespace backsweep::apps {
 
 namespace {
 
+// The exponents computed to count the unstable directions: enough for Lorenz-96 at 40
+// states (13 positive), and the positive ones of most systems; beyond, the config says.
+constexpr std::size_t kSpectrumSize = 24;
+
 // Exponents clearly positive: three standard errors above zero, and above a hundredth of
 // the largest (the neutral direction's exponent is zero to within its error).
 std::size_t positive_exponents(const LyapunovResult& spectrum) {
@@ -64,7 +68,7 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
   visit_model(sim, [&](const auto& model) {
     if (config.shadowing->unstable_from_spectrum) {
       LyapunovOptions lyapunov;
-      lyapunov.exponents = std::min(sim.initial_state.size(), kShadowingLanes);
+      lyapunov.exponents = std::min<std::size_t>(sim.initial_state.size(), kSpectrumSize);
       lyapunov.t0 = options.t0;
       lyapunov.step = options.step;
       lyapunov.transient = options.spin_up;
@@ -78,6 +82,9 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
       }
       out.exponents = spectrum.exponents;
       options.unstable = positive_exponents(spectrum);
+      if (options.unstable == spectrum.exponents.size() && options.unstable < sim.initial_state.size())
+        std::cerr << "shadowing: every one of the " << options.unstable << " exponents computed is positive: "
+                  << "there may be more unstable directions (give shadowing.unstable)\n";
       std::cerr << "shadowing: " << options.unstable << " unstable direction(s) from the Lyapunov spectrum (";
       for (std::size_t j = 0; j < spectrum.exponents.size(); ++j)
         std::cerr << (j ? ", " : "") << spectrum.exponents[j] << " +- " << spectrum.standard_errors[j];

@@ -53,9 +53,8 @@ void read_shadowing(const TomlSection& root, GradientSpec& spec) {
   if (keys.has("unstable")) {
     options.unstable = keys.count("unstable", 0);
     shadowing.unstable_from_spectrum = false;
-    if (options.unstable + spec.parameters.size() > kShadowingLanes)
-      keys.fail("unstable", "unstable directions + parameters asked must be at most " +
-                                std::to_string(kShadowingLanes) + " (one tangent each rides on the state)");
+    if (options.unstable >= sim.initial_state.size())
+      keys.fail("unstable", "must be fewer than the states (" + std::to_string(sim.initial_state.size()) + ")");
   }
   const auto steps_of = [&](double time) { return std::llround(time / span.step); };
   options.segment_length = keys.number("segment_length", 1.0);

@@ -165,3 +165,22 @@ TEST_CASE("shadowing refuses what it cannot do") {
       shadowing_gradient(model, tableaux::rk4, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0}, Coordinate{2}, {1}, options);
   CHECK(r.status == IntegrateStatus::invalid_options);
 }
+
+TEST_CASE("more tangents than one run carries: the segment runs again for the rest, the results as one run's") {
+  // Eight copies of rho and one unstable direction: nine tangents, two runs a segment.
+  const models::Lorenz63 model;
+  const std::vector<double> p{10.0, 28.0, 8.0 / 3.0};
+  ShadowingOptions options;
+  options.unstable = 1;
+  options.segments = 40;
+  const ShadowingResult one = shadowing_gradient(model, tableaux::rk4, {1.0, 1.0, 1.0}, p, Coordinate{2}, {1}, options);
+  const ShadowingResult nine = shadowing_gradient(model, tableaux::rk4, {1.0, 1.0, 1.0}, p, Coordinate{2},
+                                                  std::vector<std::size_t>(8, 1), options);
+  REQUIRE(one.ok());
+  REQUIRE(nine.ok());
+  CHECK(nine.average == one.average);
+  for (std::size_t j = 0; j < 8; ++j) {
+    CHECK(nine.gradient[j] == one.gradient[0]);
+    CHECK(nine.error[j] == one.error[0]);
+  }
+}

@@ -89,7 +89,7 @@ TEST_CASE("shadowing refuses, by key, what it cannot take") {
       {lorenz("", "integral = \"z\"", "method = \"dopri5\""), "solver.step", "fixed steps"},
       {lorenz("", "integral = \"z\"", "method = \"cvodes_bdf\""), "solver.method", "own methods"},
       {lorenz("[shadowing]\nsegments = 10\n"), "shadowing.segments", "too few for an error estimate"},
-      {lorenz("[shadowing]\nunstable = 9\n"), "shadowing.unstable", "at most 8"},
+      {lorenz("[shadowing]\nunstable = 3\n"), "shadowing.unstable", "fewer than the states"},
       {lorenz("[shadowing]\nsegment_length = 0.0037\n"), "shadowing.segment_length", "multiple of solver.step"},
   };
   for (const Case& c : cases) {
