@@ -60,7 +60,12 @@ const char* const kGradientHelp = R"(Config keys read by gradient, besides those
                              through [initial] expressions of the parameters
                  initial     also dJ/d(initial state) (default true)
                  mode        auto | adjoint | tangent (auto: tangent when the states and
-                             parameters number at most 8, one Dual chunk; else adjoint)
+                             parameters number at most 8, one Dual chunk; else adjoint) |
+                             shadowing (d<integrand>/dp of a chaotic system's long-time
+                             average, objective.integral alone, fixed steps)
+  [shadowing]    unstable    unstable directions (default: counted from the Lyapunov
+                             spectrum); segment_length (1), segments, spin_up (a tenth),
+                             batches (8, their spread the error), flow_direction (true)
   [checkpointing] schedule   auto | store_all | revolve | online | two_level (auto:
                              store_all when nothing bounds memory or every step fits the
                              memory budget; else revolve for fixed steps, online for
@@ -73,7 +78,8 @@ const char* const kGradientHelp = R"(Config keys read by gradient, besides those
                              output.dir, removed when the run ends or is stopped
                  storage     float64 (default) | float32: half the memory, rounded states
   [monitor]      tolerance   relative accuracy the gradient must keep (default 1e-6): growth
-                             of the adjoint beyond 1/tolerance is chaotic_divergence
+                             of the adjoint (or tangent) beyond 1/tolerance is
+                             chaotic_divergence
                  growing_amplification  growth beyond this is `growing` (default 10)
                  windows     windows of the robust growth-rate fit (default 32)
   [ensemble]     members     a CSV file: a header of parameter and initial-state names,

@@ -2,7 +2,7 @@
 # Peak RSS of `backsweep gradient` with memory = "1MiB": 10^7 RK4 steps of the damped
 # oscillator against 10^4 in the same program. Everything the sweep keeps is in the
 # budget, so the two differ by less than 16 MiB (exit 1 otherwise).
-# Usage: bench/peak_rss.sh [backsweep binary] [scratch folder]
+# Usage: [MODE=tangent] bench/peak_rss.sh [backsweep binary] [scratch folder]
 set -euo pipefail
 cli=${1:-build/apps/backsweep}
 dir=${2:-$(mktemp -d)}
@@ -22,7 +22,7 @@ max_steps = 20000000
 [objective]
 terminal = "x^2 + v^2"
 [gradient]
-mode = "adjoint"
+mode = "${MODE:-adjoint}"
 [checkpointing]
 memory = "1MiB"
 [output]

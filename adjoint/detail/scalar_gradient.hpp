@@ -28,7 +28,10 @@ class ScalarGradient {
   using Lanes = Dual<V, kDerivativeLanes>;
   static constexpr std::size_t kTraceAbove = 64;
 
-  ScalarGradient(std::size_t n, std::size_t np) : n_(n), np_(np), y_(n), p_(np) {}
+  // The dual-number buffers (nine doubles an entry) are sized on first use: a term that is
+  // never evaluated (no terminal term, or a copy of the objective the run does not call)
+  // costs nothing, where on a grid it would hold 2 x 72 bytes per state and parameter.
+  ScalarGradient(std::size_t n, std::size_t np) : n_(n), np_(np) {}
 
   // Returns f(y, p) and writes df/dy and df/dp (df/dp only when grad_p is given).
   template <class F>
@@ -40,6 +43,8 @@ class ScalarGradient {
     }
     std::fill(grad_y, grad_y + n_, V(0));
     if (grad_p) std::fill(grad_p, grad_p + np_, V(0));
+    y_.resize(n_);
+    p_.resize(np_);
     for (std::size_t i = 0; i < n_; ++i) y_[i] = Lanes(y[i]);
     for (std::size_t j = 0; j < np_; ++j) p_[j] = Lanes(p[j]);
     auto seed = [&](std::size_t column, int lane, V d) {
