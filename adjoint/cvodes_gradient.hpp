@@ -28,12 +28,6 @@ inline std::vector<double> monitor_times(double t0, double t1, const std::vector
   return times;
 }
 
-inline double euclidean_norm(const double* x, std::size_t n) {
-  double squares = 0.0;
-  for (std::size_t i = 0; i < n; ++i) squares += x[i] * x[i];
-  return std::sqrt(squares);
-}
-
 template <Model M, class Obj>
 GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, const std::vector<double>& y0,
                                        const std::vector<double>& p) {
@@ -103,7 +97,7 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
   request.monitor_times = monitor_times(t0, t1, stops);
   GrowthMonitor monitor(problem.monitor, t0, t1, request.monitor_times.size());
   request.at_monitor = [&](double t, const double* lambda, const double* mu) {
-    monitor.record(t, lambda, n_user, [&] { return euclidean_norm(mu, np); });
+    monitor.record(t, lambda, n_user, [&] { return std::sqrt(squared_norm<CpuAlgebra>(np, mu)); });
   };
 
   std::vector<double> lambda, mu;
@@ -220,8 +214,8 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
                                   for (std::size_t k = 0; k < m; ++k)
                                     std::copy(s + k * n, s + k * n + n_user, columns.begin() + std::ptrdiff_t(k * n_user));
                                   monitor.record(t, columns.data(), columns.size(), [&] {
-                                    return std::hypot(euclidean_norm(result.dJ_dp.data(), np),
-                                                      euclidean_norm(result.dJ_dy0.data(), n_user));
+                                    return std::sqrt(squared_norm<CpuAlgebra>(np, result.dJ_dp.data()) +
+                                                     squared_norm<CpuAlgebra>(n_user, result.dJ_dy0.data()));
                                   });
                                   observe(t, state, s);
                                   if (std::binary_search(shown.begin(), shown.end(), t))

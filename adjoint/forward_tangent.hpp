@@ -144,9 +144,9 @@ GradientResult<double> tangent_gradient(const GradientProblem<M, Obj>& problem) 
       using Watch = detail::TangentWatch<std::remove_cvref_t<decltype(system)>>;
       std::optional<Watch> watch;  // the first pass's
       if (first == 0) watch.emplace(system, problem.method, problem.monitor, sequence, n, problem.p);
-      const D replayed =
-          detail::replay_objective<D>(system, problem, sequence, observations, detail::initial_state<D>(problem, y0, p),
-                                      p, detail::ReplayExtras<Watch>{&failure, &bad_term, first == 0, watch ? &*watch : nullptr});
+      const detail::ReplayExtras<Watch> extras{&failure, &bad_term, first == 0, watch ? &*watch : nullptr};
+      const D replayed = detail::replay_objective<D>(system, problem, sequence, observations,
+                                                     detail::initial_state<D>(problem, y0, p), p, extras);
       if (watch) {
         result.diagnostics.monitor = watch->report();
         result.diagnostics.stiffness = watch->stiffness();

@@ -131,7 +131,7 @@ ShadowingResult shadowing_gradient(const M& model, const Method& method, std::ve
   const std::size_t L = m + q, chunks = std::max<std::size_t>((L + kLanes - 1) / kLanes, 1);
   std::vector<D> yd(n), pd(p.size());
   std::vector<detail::ShadowingSegment> segments(options.segments);
-  std::vector<double> history(steps_per_segment * L * n), lanes(L * n), along(L), start(n);
+  std::vector<double> history(steps_per_segment * L * n), lanes(L * n), along(L), start(n), ahead(n);
   double t = spin.t1;
   const IntegrateResult solved = with_stepper<D>(model, method, [&](auto& stepper) -> IntegrateResult {
     for (detail::ShadowingSegment& s : segments) {
@@ -192,7 +192,6 @@ ShadowingResult shadowing_gradient(const M& model, const Method& method, std::ve
       t = segment.t1;
       // J where the jump sits: between this segment's last state and the next one's first
       // (the discrete mean counts the states after it from t + h on), half a step on.
-      std::vector<double> ahead(n);
       for (std::size_t i = 0; i < n; ++i) ahead[i] = y[i] + 0.5 * h * f[i];
       s.J_end = J(t + 0.5 * h, ahead.data(), p.data());
       s.xi_W.assign(along.begin(), along.begin() + std::ptrdiff_t(m));
