@@ -14,7 +14,7 @@ const char* const kSimulateHelp = R"(Config keys read by simulate (see docs/conf
                 fields, parameter_fields  on a [grid]: field names, e.g. ["u", "v"]
   [model.equations] <state> = "expr"  one right-hand side per state, e.g. "gamma*I":
                             an expression of t, the states, parameters and constants;
-                            on a grid per field, with lap dx dy dz div_grad(k, u)
+                            on a grid per field, with lap bilap dx dy dz div_grad(k, u)
   [model.constants] <name> = v  named numbers for every expression (besides pi and e)
   [grid]        shape       points per axis, 1 to 3 axes, e.g. [64, 64]
                 extent      the domain's length per axis
@@ -65,7 +65,9 @@ const char* const kGradientHelp = R"(Config keys read by gradient, besides those
                              average, objective.integral alone, fixed steps)
   [shadowing]    unstable    unstable directions (default: counted from the Lyapunov
                              spectrum); segment_length (1), segments, spin_up (a tenth),
-                             batches (8, their spread the error), flow_direction (true)
+                             batches (8, their spread the error), flow_direction (true),
+                             sweep: tangent (NILSS) | adjoint (the same, in one
+                             backward sweep for every parameter) | auto (by cost)
   [checkpointing] schedule   auto | store_all | revolve | online | two_level (auto:
                              store_all when nothing bounds memory or every step fits the
                              memory budget; else revolve for fixed steps, online for

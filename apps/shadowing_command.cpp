@@ -1,13 +1,14 @@
 #include "apps/shadowing_command.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
 
 #include "adjoint/lyapunov_spectrum.hpp"
-#include "adjoint/shadowing.hpp"
+#include "adjoint/shadowing_adjoint.hpp"
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
@@ -37,20 +38,59 @@ std::size_t positive_exponents(const LyapunovResult& spectrum) {
   return count;
 }
 
+// A segment whose shadowing direction is this many times the median's marks a stretch
+// far from hyperbolic (Lorenz-96: 1e3 and more; Lorenz-63, Van der Pol: under 10).
+constexpr double kDirectionOutlier = 100.0;
+
+// auto: the adjoint marches the m unstable directions twice and sweeps back once whatever
+// the parameters; the tangent carries one lane per parameter more. On Lorenz-96 (m = 13)
+// the adjoint costs what 2 runs of lanes for m and one more do (bench/shadowing_lorenz96).
+bool adjoint_sweep(const std::string& sweep, std::size_t m, std::size_t q) {
+  if (sweep != "auto") return sweep == "adjoint";
+  const auto runs = [](std::size_t lanes) { return (lanes + kDerivativeLanes - 1) / kDerivativeLanes; };
+  return runs(m + q) > 2 * runs(m) + 1;
+}
+
 nlohmann::json shadowing_json(const ShadowingOutput& out) {
   nlohmann::json gradient = nlohmann::json::object(), error = nlohmann::json::object();
+  nlohmann::json direction = nlohmann::json::object();
   for (std::size_t j = 0; j < out.parameter_names.size(); ++j) {
     gradient[out.parameter_names[j]] = finite_or_null(out.gradient[j]);
     error[out.parameter_names[j]] = finite_or_null(out.error[j]);
+    if (!out.direction_median.empty())
+      direction[out.parameter_names[j]] = {{"median", finite_or_null(out.direction_median[j])},
+                                           {"largest", finite_or_null(out.direction_largest[j])},
+                                           {"largest_at", finite_or_null(out.direction_largest_at[j])}};
   }
   return {{"objective", out.objective},
           {"gradient", {{"parameters", gradient}}},
           {"error", {{"parameters", error}}},
           {"diagnostics",
-           {{"mode", "shadowing"}, {"method", out.method}, {"unstable", out.unstable},
+           {{"mode", "shadowing"}, {"sweep", out.sweep}, {"method", out.method}, {"unstable", out.unstable},
             {"unstable_from", out.unstable_from}, {"exponents", out.exponents}, {"segments", out.segments},
             {"segment_length", out.segment_length}, {"spin_up", out.spin_up}, {"batches", out.batches},
-            {"steps", out.steps}, {"seconds", out.seconds}}}};
+            {"steps", out.steps}, {"direction", direction}, {"seconds", out.seconds}}}};
+}
+
+// A stretch where the shadowing direction grew far beyond its median, or a derivative its
+// error estimate cannot tell from 0: one line on stderr each.
+void warn_where_untrustworthy(const ShadowingOutput& out) {
+  for (std::size_t j = 0; j < out.parameter_names.size(); ++j) {
+    const bool sized = !out.direction_median.empty();
+    if (sized && out.direction_largest[j] > kDirectionOutlier * out.direction_median[j])
+      std::cerr << "shadowing: the shadowing direction for " << out.parameter_names[j] << " grew to "
+                << out.direction_largest[j] << " (median " << out.direction_median[j] << ") in the segment at t = "
+                << out.direction_largest_at[j] << ": the attractor is far from hyperbolic there, no shadowing "
+                << "direction stays bounded, and such stretches dominate the derivative (its error estimate, +- "
+                << out.error[j] << ", counts them); a longer run does not converge (docs/config.md, Shadowing)\n";
+    else if (!(out.error[j] < std::abs(out.gradient[j]))) {
+      std::cerr << "shadowing: d<J>/d" << out.parameter_names[j] << " = " << out.gradient[j] << " +- " << out.error[j]
+                << " cannot be told from 0";
+      if (sized) std::cerr << " (the shadowing direction's median size is " << out.direction_median[j] << ")";
+      std::cerr << ": a longer run narrows the estimate where the attractor is hyperbolic, and near-zero Lyapunov "
+                   "exponents widen it (docs/config.md, Shadowing)\n";
+    }
+  }
 }
 
 }  // namespace
@@ -94,8 +134,13 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
                      "gives the tangent of the average (a plain gradient of objective.integral / duration "
                      "would do)\n";
     }
-    result = shadowing_gradient(model, sim.method, sim.initial_state, sim.parameters, ConfigRunning{&config},
-                                config.parameters, options);
+    out.sweep = adjoint_sweep(config.shadowing->sweep, options.unstable, config.parameters.size()) ? "adjoint"
+                                                                                                  : "tangent";
+    result = out.sweep == "adjoint"
+                 ? shadowing_adjoint_gradient(model, sim.method, sim.initial_state, sim.parameters,
+                                              ConfigRunning{&config}, config.parameters, options)
+                 : shadowing_gradient(model, sim.method, sim.initial_state, sim.parameters, ConfigRunning{&config},
+                                      config.parameters, options);
   });
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!result.ok()) {
@@ -105,6 +150,9 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
   out.objective = result.average;
   out.gradient = result.gradient;
   out.error = result.error;
+  out.direction_median = result.direction_median;
+  out.direction_largest = result.direction_largest;
+  out.direction_largest_at = result.direction_largest_at;
   out.unstable = options.unstable;
   out.segments = options.segments;
   out.segment_length = options.segment_length;
@@ -113,10 +161,12 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
   out.steps = result.steps;
 
   std::ostream& stream = results_stream(json);
-  stream << "shadowing (nilss, " << out.method << ", " << out.segments << " segments of " << out.segment_length
-         << ", " << out.unstable << " unstable direction(s)): <J> = " << out.objective << '\n';
+  stream << "shadowing (nilss, " << (out.sweep == "adjoint" ? "adjoint sweep, " : "") << out.method << ", "
+         << out.segments << " segments of " << out.segment_length << ", " << out.unstable
+         << " unstable direction(s)): <J> = " << out.objective << '\n';
   for (std::size_t j = 0; j < out.parameter_names.size(); ++j)
     stream << "  d<J>/d" << out.parameter_names[j] << " = " << out.gradient[j] << " +- " << out.error[j] << '\n';
+  warn_where_untrustworthy(out);
   try {
     OutputSet outputs(sim.output_dir);
     write_shadowing_hdf5(out, (outputs.staging() / "gradient.h5").string());

@@ -12,14 +12,11 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <thread>
 #include <vector>
 
 #include "adjoint/shadowing.hpp"
-#include "bench/timing.hpp"
+#include "bench/long_time_average.hpp"
 #include "models/builtin/lorenz63.hpp"
-#include "solvers/explicit_rk.hpp"
-#include "solvers/integrate.hpp"
 
 namespace {
 
@@ -34,26 +31,8 @@ struct Z {
   }
 };
 
-// <z> over `duration` after the spin-up, from y0.
-double mean_z(double rho, std::vector<double> y, double duration) {
-  const models::Lorenz63 model;
-  const std::vector<double> p{10.0, rho, 8.0 / 3.0};
-  ExplicitRK<models::Lorenz63, double> stepper(model, tableaux::rk4);
-  IntegrateOptions options;
-  options.step = kStep;
-  options.t1 = kSpinUp;
-  options.max_steps = std::size_t(1) << 40;
-  integrate(stepper, y.data(), p.data(), options);
-  options.t0 = kSpinUp;
-  options.t1 = kSpinUp + duration;
-  double sum = 0.0;
-  std::size_t steps = 0;
-  integrate(stepper, y.data(), p.data(), options, [](double, const double*) {},
-            [&](const StepInterval&, const double* state) {
-              sum += state[2];
-              ++steps;
-            });
-  return sum / double(steps);
+double mean_z(double rho, const std::vector<double>& y0, double duration) {
+  return bench::long_time_mean(models::Lorenz63{}, Z{}, y0, {10.0, rho, 8.0 / 3.0}, kStep, kSpinUp, duration);
 }
 
 }  // namespace
@@ -63,32 +42,19 @@ int main(int argc, char** argv) {
   const double duration = argc > 2 ? std::atof(argv[2]) : 50000.0;
   const double delta = argc > 3 ? std::atof(argv[3]) : 1.0;
 
-  // The reference, the runs split over the cores.
-  std::vector<double> slopes(runs);
-  std::vector<std::thread> threads;
-  const std::size_t workers = std::max(1u, std::thread::hardware_concurrency());
-  const double reference_seconds = bench::seconds_of([&] {
-    for (std::size_t w = 0; w < workers; ++w)
-      threads.emplace_back([&, w] {
-        for (std::size_t k = w; k < runs; k += workers) {
-          const std::vector<double> y0{1.0 + 0.37 * double(k), 1.0 - 0.21 * double(k), 20.0};
-          slopes[k] = (mean_z(28.0 + delta, y0, duration) - mean_z(28.0 - delta, y0, duration)) / (2.0 * delta);
-        }
-      });
-    for (auto& t : threads) t.join();
-  });
-  double reference = 0.0, spread = 0.0;
-  for (double s : slopes) reference += s / double(runs);
-  for (double s : slopes) spread += (s - reference) * (s - reference);
-  const double reference_error = std::sqrt(spread / double(runs - 1) / double(runs));
+  const bench::AverageSlope reference = bench::average_slope(
+      [&](double rho, std::size_t k) {
+        return mean_z(rho, {1.0 + 0.37 * double(k), 1.0 - 0.21 * double(k), 20.0}, duration);
+      },
+      28.0, delta, runs);
   std::printf("reference: d<z>/drho = %.4f +- %.4f (central difference at rho 28 +- %g; %zu runs x %.0f time units, "
-              "%.0f s on %zu threads)\n",
-              reference, reference_error, delta, runs, duration, reference_seconds, workers);
+              "%.0f s)\n",
+              reference.slope, reference.error, delta, runs, duration, reference.seconds);
 
   const models::Lorenz63 model;
   const std::vector<double> p{10.0, 28.0, 8.0 / 3.0};
-  std::printf("%8s %10s %10s %10s %12s %12s\n", "segments", "NILSS", "error est", "|diff|", "diff/error",
-              "forward-eqv");
+  std::printf("%8s %10s %10s %10s %12s %12s %10s %10s\n", "segments", "NILSS", "error est", "|diff|", "diff/error",
+              "forward-eqv", "v median", "v largest");
   for (std::size_t segments : {100u, 400u, 1600u, 6400u}) {
     ShadowingOptions options;
     options.unstable = 1;
@@ -100,9 +66,9 @@ int main(int argc, char** argv) {
     const double shadowing_seconds = bench::seconds_of(
         [&] { r = shadowing_gradient(model, tableaux::rk4, {1.0, 1.0, 1.0}, p, Z{}, {1}, options); });
     const double forward_seconds = bench::seconds_of([&] { mean_z(28.0, {1.0, 1.0, 1.0}, double(segments)); });
-    const double difference = std::abs(r.gradient[0] - reference);
-    std::printf("%8zu %10.4f %10.4f %10.4f %12.2f %12.1f\n", segments, r.gradient[0], r.error[0], difference,
-                difference / std::hypot(r.error[0], reference_error), shadowing_seconds / forward_seconds);
+    const double difference = std::abs(r.gradient[0] - reference.slope);
+    std::printf("%8zu %10.4f %10.4f %10.4f %12.2f %12.1f %10.3g %10.3g\n", segments, r.gradient[0], r.error[0], difference,
+                difference / std::hypot(r.error[0], reference.error), shadowing_seconds / forward_seconds, r.direction_median[0], r.direction_largest[0]);
   }
   return 0;
 }

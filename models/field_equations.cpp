@@ -51,6 +51,8 @@ ExpressionScope FieldEquations::point_scope(const std::vector<std::string>& scal
                         if (div_grad) {
                           o.stencil.kind = StencilKind::div_grad;
                           o.k = operand(function, arguments[0]);
+                        } else if (function == "bilap") {
+                          o.stencil.kind = StencilKind::bilaplacian;
                         } else if (function != "lap") {
                           const std::size_t from_x = function[1] == 'x' ? 0 : function[1] == 'y' ? 1 : 2;
                           if (from_x >= grid_.axes())

@@ -43,7 +43,7 @@ class FieldEquations : public GridLayout {
  public:
   // Most fields, parameter fields and operators one point's program may read.
   static constexpr std::size_t kMaxPerPoint = 32;
-  static constexpr const char* kOperatorNames[] = {"lap", "dx", "dy", "dz", "div_grad"};
+  static constexpr const char* kOperatorNames[] = {"lap", "bilap", "dx", "dy", "dz", "div_grad"};
 
   FieldEquations(Grid grid, std::vector<std::string> fields, std::vector<std::string> parameter_fields,
                  std::size_t scalar_parameters)

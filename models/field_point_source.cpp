@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "models/operator_adjoints.hpp"
+#include "platform/native_library.hpp"
 #include "models/program_source.hpp"
 
 namespace backsweep::detail {
@@ -162,6 +163,7 @@ class PointSource {
         break;
       }
       case StencilKind::div_grad: body += div_grad(name, field(o.k), g); break;
+      case StencilKind::bilaplacian: break;  // refused by field_point_functions
     }
     const auto guarded = [&](bool wanted, const std::string& statements) {
       return wanted ? statements : "if (c.vjp_p) {\n" + statements + "}\n";
@@ -276,6 +278,7 @@ class PointSource {
           break;
         }
         case StencilKind::div_grad: text += div_grad(name, field(o.k), global(field(o.u))); break;
+        case StencilKind::bilaplacian: break;  // refused by field_point_functions
       }
     }
     return text;
@@ -320,6 +323,10 @@ class PointSource {
 }  // namespace
 
 std::string field_point_functions(const FieldEquations& fields, const ExpressionProgram& program, bool for_cpu) {
+  // Native kernels read one neighbour along each axis; bilap() reads two.
+  for (const FieldOperator& o : fields.operators())
+    if (o.stencil.kind == StencilKind::bilaplacian)
+      throw NativeLibraryError("bilap() has no native kernel: it reaches two points along each axis");
   const PointSource source(fields, program);
   std::string text = source.point_function("rhs_point", false);
   if (for_cpu && source.one_pass()) {

@@ -2,6 +2,8 @@
 // The stencil operators of grid models at one point, and their exact transposes:
 //
 //   lap(u)          sum over axes of (u[i-1] - 2 u[i] + u[i+1]) / h^2
+//   bilap(u)        lap(lap(u)): the same discrete Laplacian applied twice, walls included
+//                   (beyond a Dirichlet wall lap(u) is 0 as u is: u = u'' = 0 there)
 //   d(axis, u)      (u[i+1] - u[i-1]) / (2 h), central
 //   div_grad(k, u)  sum over axes of (k[i+1/2] (u[i+1] - u[i]) - k[i-1/2] (u[i] - u[i-1])) / h^2,
 //                   with face values k[i+1/2] = (k[i] + k[i+1]) / 2: conservative, and
@@ -40,6 +42,37 @@ BACKSWEEP_UNROLL
     if (a >= grid.count) continue;
     const GridAxis& x = grid.axis[a];
     sum += (value_at<T>(u, x.below(point, at[a])) - T(2) * T(u[point]) + value_at<T>(u, x.above(point, at[a]))) *
+           T(x.inverse_h2);
+  }
+  return sum;
+}
+
+// Where the neighbour of a point at `at` lies along axis a, below (direction -1) or
+// above: across a periodic wrap at the far end, beyond a mirror at the point itself.
+BACKSWEEP_HOST_DEVICE inline GridPosition neighbour_position(const GridAxis& x, GridPosition at, int a, int direction) {
+  const std::size_t i = at[a];
+  const bool inside = direction < 0 ? i > 0 : i + 1 < x.size;
+  if (inside) at[a] = direction < 0 ? i - 1 : i + 1;
+  else if (x.boundary == Boundary::periodic) at[a] = direction < 0 ? x.size - 1 : 0;
+  return at;
+}
+
+// bilap(u) at `point`: lap() of the field lap(u), read at the point's neighbours as lap()
+// reads u. A product of the symmetric Laplacian with itself, so symmetric too.
+BACKSWEEP_EXEC_CHECK_DISABLE
+template <class T, class Field>
+BACKSWEEP_HOST_DEVICE T bilaplacian(const GridAxes& grid, std::size_t point, const GridPosition& at, const Field& u) {
+  const auto lap_at = [&](Neighbour n, const GridPosition& where) {
+    return n.wall ? T(0) : laplacian<T>(grid, n.index, where, u);
+  };
+  const T centre = laplacian<T>(grid, point, at, u);
+  T sum(0);
+BACKSWEEP_UNROLL
+  for (int a = 0; a < GridAxes::kMax; ++a) {
+    if (a >= grid.count) continue;
+    const GridAxis& x = grid.axis[a];
+    sum += (lap_at(x.below(point, at[a]), neighbour_position(x, at, a, -1)) - T(2) * centre +
+            lap_at(x.above(point, at[a]), neighbour_position(x, at, a, +1))) *
            T(x.inverse_h2);
   }
   return sum;
@@ -116,7 +149,7 @@ BACKSWEEP_UNROLL
 
 }  // namespace stencils
 
-enum class StencilKind : unsigned char { laplacian, derivative, div_grad };
+enum class StencilKind : unsigned char { laplacian, derivative, div_grad, bilaplacian };
 
 struct Stencil {
   StencilKind kind;
@@ -129,6 +162,7 @@ struct Stencil {
     switch (kind) {
       case StencilKind::laplacian: return stencils::laplacian<T>(axes, point, at, u);
       case StencilKind::derivative: return stencils::derivative(axes, point, at, int(axis), u);
+      case StencilKind::bilaplacian: return stencils::bilaplacian<T>(axes, point, at, u);
       case StencilKind::div_grad: break;
     }
     return stencils::div_grad(axes, point, at, k, u);
@@ -142,6 +176,32 @@ struct Stencil {
     const auto add = [&](const Neighbour& n, const V& amount) {
       if (!n.wall && u_adjoint) u_adjoint[n.index] += amount;
     };
+    // Row `from` of the Laplacian, times `weight`, into u_adjoint.
+    const auto laplacian_row = [&](std::size_t from, const GridPosition& where, const V& weight) {
+      for (std::size_t a = 0; a < grid.axes(); ++a) {
+        const V scaled = weight * V(1.0 / (grid.spacing(a) * grid.spacing(a)));
+        add(grid.below(from, where[a], a), scaled);
+        add(grid.above(from, where[a], a), scaled);
+        add({from, false}, V(-2) * scaled);
+      }
+    };
+    if (kind == StencilKind::bilaplacian) {  // the rows of lap() that lap() read at the point
+      const GridAxes& axes = grid.stencil_axes();
+      for (std::size_t a = 0; a < grid.axes(); ++a) {
+        const GridAxis& x = axes.axis[a];
+        const V scaled = g * V(x.inverse_h2);
+        if (const Neighbour lo = x.below(point, at[a]); !lo.wall)
+          laplacian_row(lo.index, stencils::neighbour_position(x, at, int(a), -1), scaled);
+        if (const Neighbour hi = x.above(point, at[a]); !hi.wall)
+          laplacian_row(hi.index, stencils::neighbour_position(x, at, int(a), +1), scaled);
+        laplacian_row(point, at, V(-2) * scaled);
+      }
+      return;
+    }
+    if (kind == StencilKind::laplacian) {
+      laplacian_row(point, at, g);
+      return;
+    }
     if (kind == StencilKind::derivative) {
       const V scaled = g * V(0.5 / grid.spacing(axis));
       add(grid.above(point, at[axis], axis), scaled);
@@ -151,12 +211,6 @@ struct Stencil {
     for (std::size_t a = 0; a < grid.axes(); ++a) {
       const V scaled = g * V(1.0 / (grid.spacing(a) * grid.spacing(a)));
       const Neighbour lo = grid.below(point, at[a], a), hi = grid.above(point, at[a], a);
-      if (kind == StencilKind::laplacian) {
-        add(lo, scaled);
-        add(hi, scaled);
-        add({point, false}, V(-2) * scaled);
-        continue;
-      }
       const auto value = [&](const Neighbour& n) { return n.wall ? V(0) : u[n.index]; };
       const V k_lo = (k[point] + k[lo.index]) * V(0.5), k_hi = (k[point] + k[hi.index]) * V(0.5);
       add(hi, scaled * k_hi);

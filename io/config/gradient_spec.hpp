@@ -25,6 +25,7 @@ struct ConfigFile;  // io/config/config_file.hpp
 struct ShadowingSpec {
   ShadowingOptions options;
   bool unstable_from_spectrum = true;
+  std::string sweep = "auto";  // tangent (NILSS) | adjoint (its transpose) | auto
 };
 
 // What a gradient config says beyond its model and its objective's formulas.

@@ -49,7 +49,11 @@ void read_shadowing(const TomlSection& root, GradientSpec& spec) {
   const auto section = root.subsection("shadowing");
   const toml::table empty;
   const TomlSection keys = section ? *section : TomlSection(empty, root.position("").file, "shadowing");
-  keys.reject_unknown_keys({"unstable", "segments", "segment_length", "spin_up", "batches", "flow_direction"});
+  keys.reject_unknown_keys(
+      {"unstable", "segments", "segment_length", "spin_up", "batches", "flow_direction", "sweep"});
+  shadowing.sweep = keys.string("sweep", "auto");
+  if (shadowing.sweep != "auto" && shadowing.sweep != "tangent" && shadowing.sweep != "adjoint")
+    keys.fail("sweep", "must be tangent, adjoint or auto, not '" + shadowing.sweep + "'");
   if (keys.has("unstable")) {
     options.unstable = keys.count("unstable", 0);
     shadowing.unstable_from_spectrum = false;

@@ -14,6 +14,7 @@ void write_shadowing_hdf5(const ShadowingOutput& output, const std::string& path
     detail::write_string_attribute(h5, "model", output.model);
     detail::write_string_attribute(h5, "method", output.method);
     detail::write_string_attribute(h5, "mode", "shadowing");
+    detail::write_string_attribute(h5, "sweep", output.sweep);
     Hdf5Handle gradient = detail::create_group(h5, "gradient");
     for (const auto& [name, values] : {std::pair{"parameters", &output.gradient}, std::pair{"error", &output.error}}) {
       detail::write_double_dataset(gradient, name, {values->size()}, values->data());
@@ -30,6 +31,16 @@ void write_shadowing_hdf5(const ShadowingOutput& output, const std::string& path
     detail::write_count_attribute(diagnostics, "steps", output.steps);
     detail::write_double_attribute(diagnostics, "seconds", output.seconds);
     detail::write_double_dataset(diagnostics, "exponents", {output.exponents.size()}, output.exponents.data());
+    if (!output.direction_median.empty()) {
+      Hdf5Handle direction = detail::create_group(diagnostics, "direction");
+      for (const auto& [name, values] : {std::pair{"median", &output.direction_median},
+                                         std::pair{"largest", &output.direction_largest},
+                                         std::pair{"largest_at", &output.direction_largest_at}}) {
+        detail::write_double_dataset(direction, name, {values->size()}, values->data());
+        detail::write_dataset_names(direction, name, "names", output.parameter_names);
+      }
+      direction.close();
+    }
     diagnostics.close();
     h5.close();
   }

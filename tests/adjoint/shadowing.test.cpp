@@ -26,6 +26,14 @@ struct ForcedOscillator {
   }
 };
 
+struct Lorenz96 {  // N = 40, forcing F
+  static constexpr std::size_t n_state = 40, n_param = 1;
+  template <class T>
+  void operator()(T, const T* x, const T* p, T* dxdt) const {
+    for (std::size_t i = 0; i < 40; ++i) dxdt[i] = (x[(i + 1) % 40] - x[(i + 38) % 40]) * x[(i + 39) % 40] - x[i] + p[0];
+  }
+};
+
 struct Square {  // J = y_k^2
   std::size_t k;
   template <class T>
@@ -155,6 +163,29 @@ TEST_CASE("Lorenz-63: d<z>/drho by shadowing against a finite difference of long
   CHECK(std::abs(r.gradient[0] - mean) < 3.0 * std::hypot(r.error[0], reference_error));
   CHECK(std::abs(r.gradient[0] / mean - 1.0) < 0.03);
   CHECK(r.error[0] < 0.01);
+  // Its shadowing direction stays bounded: no segment's far above the median.
+  CHECK(r.direction_median[0] > 0.1);
+  CHECK(r.direction_largest[0] < 3.0 * r.direction_median[0]);
+  CHECK(r.direction_largest_at[0] >= 20.0);
+  CHECK(r.direction_largest_at[0] < 20.0 + 400.0);
+}
+
+TEST_CASE("Lorenz-96: the shadowing direction grows without bound where the attractor is far from hyperbolic") {
+  // N = 40, F = 8: 13 positive exponents, and stretches of unstable dimension variability
+  // (bench/shadowing_lorenz96.bench.cpp) where the direction grows a thousandfold.
+  std::vector<double> x0(40, 8.0);
+  x0[19] += 1.0;
+  ShadowingOptions options;
+  options.unstable = 13;
+  options.step = 0.01;
+  options.segments = 1000;
+  options.spin_up = 50.0;
+  const ShadowingResult r = shadowing_gradient(Lorenz96{}, tableaux::rk4, x0, {8.0}, Square{0}, {0}, options);
+  REQUIRE(r.ok());
+  MESSAGE("Lorenz-96 shadowing direction: median " << r.direction_median[0] << ", largest " << r.direction_largest[0]
+                                                   << " at t = " << r.direction_largest_at[0]);
+  CHECK(r.direction_largest[0] > 100.0 * r.direction_median[0]);
+  CHECK(r.error[0] > 0.1 * std::abs(r.gradient[0]));  // the estimate says the result is not to be trusted
 }
 
 TEST_CASE("shadowing refuses what it cannot do") {
@@ -164,6 +195,17 @@ TEST_CASE("shadowing refuses what it cannot do") {
   const ShadowingResult r =
       shadowing_gradient(model, tableaux::rk4, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0}, Coordinate{2}, {1}, options);
   CHECK(r.status == IntegrateStatus::invalid_options);
+
+  // Too few directions for Lorenz-96's 13: what is left of v* grows every segment, and the
+  // run stops before it overflows into the least squares.
+  std::vector<double> x0(40, 8.0);
+  x0[19] += 1.0;
+  options.unstable = 3;
+  options.step = 0.01;
+  options.segments = 400;
+  const ShadowingResult few = shadowing_gradient(Lorenz96{}, tableaux::rk4, x0, {8.0}, Square{0}, {0}, options);
+  CHECK(few.status == IntegrateStatus::non_finite_state);
+  CHECK(few.message.find("more directions are unstable than the 3 shadowed") != std::string::npos);
 }
 
 TEST_CASE("more tangents than one run carries: the segment runs again for the rest, the results as one run's") {

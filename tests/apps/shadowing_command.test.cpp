@@ -1,8 +1,10 @@
 // gradient.mode = "shadowing" through the real program: Lorenz-63's d<z>/drho with the
 // unstable directions from the Lyapunov spectrum or from the config, a limit cycle (no
 // unstable direction: said, not failed), gradient.h5, and what it refuses, by key.
+#include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include <doctest/doctest.h>
@@ -46,6 +48,10 @@ TEST_CASE("Lorenz-63: d<z>/drho by shadowing, its unstable direction counted fro
   CHECK(j["diagnostics"]["exponents"].size() == 3);
   CHECK(std::abs(j["objective"].get<double>() - 23.5) < 0.5);  // <z> at rho = 28
   CHECK(counted.err.find("1 unstable direction(s) from the Lyapunov spectrum") != std::string::npos);
+  // A bounded shadowing direction: no warning.
+  const nlohmann::json direction = j["diagnostics"]["direction"]["rho"];
+  CHECK(direction["largest"].get<double>() < 3.0 * direction["median"].get<double>());
+  CHECK(counted.err.find("far from hyperbolic") == std::string::npos);
 
   const hid_t file = H5Fopen((scratch() / "out/lorenz/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
@@ -53,6 +59,9 @@ TEST_CASE("Lorenz-63: d<z>/drho by shadowing, its unstable direction counted fro
   const hid_t group = H5Gopen2(file, "gradient", H5P_DEFAULT);
   CHECK(read_dataset(group, "parameters") == std::vector<double>{slope});
   H5Gclose(group);
+  const hid_t sizes = H5Gopen2(file, "diagnostics/direction", H5P_DEFAULT);
+  CHECK(read_dataset(sizes, "largest") == std::vector<double>{direction["largest"].get<double>()});
+  H5Gclose(sizes);
   H5Fclose(file);
 
   // One direction given: the same run, bitwise.
@@ -61,6 +70,16 @@ TEST_CASE("Lorenz-63: d<z>/drho by shadowing, its unstable direction counted fro
   const nlohmann::json g = nlohmann::json::parse(given.out);
   CHECK(g["gradient"]["parameters"]["rho"].get<double>() == slope);
   CHECK(g["diagnostics"]["unstable_from"] == "config");
+  CHECK(g["diagnostics"]["sweep"] == "tangent");  // auto: one parameter
+
+  // The adjoint sweep: the same derivative to round-off.
+  const CliRun adjoint = gradient("adjoint.toml", lorenz("[shadowing]\nunstable = 1\nsweep = \"adjoint\"\n"));
+  CAPTURE(adjoint.err);
+  REQUIRE(adjoint.exit_code == 0);
+  const nlohmann::json a = nlohmann::json::parse(adjoint.out);
+  CHECK(a["diagnostics"]["sweep"] == "adjoint");
+  CHECK(std::abs(a["gradient"]["parameters"]["rho"].get<double>() / slope - 1.0) < 1e-10);
+  CHECK(a["diagnostics"]["direction"].empty());
 }
 
 TEST_CASE("a limit cycle has no unstable direction: shadowing says so and gives the derivative") {
@@ -91,6 +110,7 @@ TEST_CASE("shadowing refuses, by key, what it cannot take") {
       {lorenz("[shadowing]\nsegments = 10\n"), "shadowing.segments", "too few for an error estimate"},
       {lorenz("[shadowing]\nunstable = 3\n"), "shadowing.unstable", "fewer than the states"},
       {lorenz("[shadowing]\nsegment_length = 0.0037\n"), "shadowing.segment_length", "multiple of solver.step"},
+      {lorenz("[shadowing]\nsweep = \"backward\"\n"), "shadowing.sweep", "tangent, adjoint or auto"},
   };
   for (const Case& c : cases) {
     CAPTURE(c.key);
@@ -111,4 +131,33 @@ TEST_CASE("shadowing refuses, by key, what it cannot take") {
   const CliRun asked = gradient("initial.toml", initial);
   CHECK(asked.exit_code == 2);
   CHECK(asked.err.find("key 'gradient.initial'") != std::string::npos);
+}
+
+TEST_CASE("Kuramoto-Sivashinsky on a grid (bilap): the example's shadowing derivative, shortened") {
+  std::ifstream example(BACKSWEEP_SOURCE_DIR "/examples/kuramoto_sivashinsky.toml");
+  std::string text((std::istreambuf_iterator<char>(example)), std::istreambuf_iterator<char>());
+  const auto replace = [&](const std::string& from, const std::string& to) {
+    const std::size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    text.replace(at, from.size(), to);
+  };
+  replace("end = 2100.0", "end = 260.0");
+  replace("dir = \"kuramoto_sivashinsky_out\"", "dir = \"out/ks\"");
+  const CliRun run = gradient("ks.toml", text);
+  CAPTURE(run.err);
+  REQUIRE(run.exit_code == 0);
+  CHECK(run.err.find("bilap() has no native kernel") != std::string::npos);  // said, then interpreted
+  const nlohmann::json j = nlohmann::json::parse(run.out);
+  CHECK(j["diagnostics"]["unstable"] == 4);
+  CHECK(j["diagnostics"]["segments"] == 32);
+  const double slope = j["gradient"]["parameters"]["c"].get<double>(), error = j["error"]["parameters"]["c"].get<double>();
+  CHECK(std::isfinite(slope));
+  CHECK(error > 0.0);
+  // bench/shadowing_kuramoto_sivashinsky measures it: near-zero exponents make the error
+  // estimate large, and a derivative it cannot tell from 0 is said.
+  const nlohmann::json direction = j["diagnostics"]["direction"]["c"];
+  CHECK(direction["median"].get<double>() > 0.0);
+  const bool outlier = direction["largest"].get<double>() > 100.0 * direction["median"].get<double>();
+  CHECK((run.err.find("far from hyperbolic") != std::string::npos) == outlier);
+  CHECK((run.err.find("cannot be told from 0") != std::string::npos) == (!outlier && error >= std::abs(slope)));
 }

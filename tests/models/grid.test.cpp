@@ -76,6 +76,32 @@ TEST_CASE("stencils are exact on low-degree polynomials away from the walls") {
         doctest::Approx((1 + x) * 8 + (6 * x - 2 * y)));
 }
 
+TEST_CASE("bilap is lap applied to lap(u), walls included, and a sine's exact discrete symbol") {
+  for (Boundary boundary : kBoundaries) {
+    CAPTURE(to_string(boundary));
+    const Grid grid({5, 6, 7}, {1.0, 2.0, 1.5}, {boundary, Boundary::neumann, Boundary::periodic});
+    const std::size_t n = grid.points();
+    const auto u = wavy(n, 0.4);
+    std::vector<double> lap(n);
+    for (std::size_t point = 0; point < n; ++point)
+      lap[point] = Stencil{StencilKind::laplacian}.apply(grid, point, grid.position(point), u.data(), u.data());
+    for (std::size_t point = 0; point < n; ++point) {
+      const auto at = grid.position(point);
+      const double twice = Stencil{StencilKind::laplacian}.apply(grid, point, at, lap.data(), lap.data());
+      CHECK(Stencil{StencilKind::bilaplacian}.apply(grid, point, at, u.data(), u.data()) ==
+            doctest::Approx(twice).epsilon(1e-13).scale(1e3));
+    }
+  }
+  // On a periodic axis lap(sin(k x)) = -(2 sin(k h / 2) / h)^2 sin(k x) exactly.
+  const Grid grid({16}, {4.0}, {Boundary::periodic});
+  const double h = grid.spacing(0), k = 2.0 * M_PI * 3.0 / 4.0, symbol = std::pow(2.0 * std::sin(k * h / 2) / h, 4);
+  std::vector<double> u(16);
+  for (std::size_t i = 0; i < 16; ++i) u[i] = std::sin(k * grid.coordinate(0, i));
+  for (std::size_t i = 0; i < 16; ++i)
+    CHECK(Stencil{StencilKind::bilaplacian}.apply(grid, i, grid.position(i), u.data(), u.data()) ==
+          doctest::Approx(symbol * u[i]).scale(symbol));
+}
+
 TEST_CASE("each stencil's transpose is its exact adjoint, at the walls too") {
   using D = Dual<double, 1>;
   for (Boundary boundary : kBoundaries) {
@@ -83,7 +109,8 @@ TEST_CASE("each stencil's transpose is its exact adjoint, at the walls too") {
     const std::size_t n = grid.points();
     const auto u = wavy(n, 0.3), k = wavy(n, 1.9), w = wavy(n, -0.8), du = wavy(n, 2.2), dk = wavy(n, 0.1);
     for (const Stencil stencil : {Stencil{StencilKind::laplacian}, Stencil{StencilKind::derivative, 0},
-                                  Stencil{StencilKind::derivative, 1}, Stencil{StencilKind::div_grad}}) {
+                                  Stencil{StencilKind::derivative, 1}, Stencil{StencilKind::div_grad},
+                                  Stencil{StencilKind::bilaplacian}}) {
       CAPTURE(to_string(boundary));
       CAPTURE(int(stencil.kind));
       // <w, (d stencil / d(u, k)) (du, dk)> by a Dual, against <transpose(w), (du, dk)>.
