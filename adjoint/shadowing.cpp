@@ -109,6 +109,21 @@ std::vector<double> shadowing_multipliers(const std::vector<ShadowingSegment>& s
   return solve_kkt(segments, m, gamma);
 }
 
+void add_batched_derivative(const std::vector<double>& sums, const std::vector<std::size_t>& batch_steps,
+                            ShadowingResult& result) {
+  double total = 0.0;
+  for (double sum : sums) total += sum;
+  const double derivative = total / double(result.steps);
+  double spread = 0.0;
+  for (std::size_t b = 0; b < sums.size(); ++b) {
+    const double x = sums[b] / double(batch_steps[b]) - derivative;
+    spread += x * x;
+  }
+  const double batches = double(sums.size());
+  result.gradient.push_back(derivative);
+  result.error.push_back(sums.size() > 1 ? std::sqrt(spread / (batches - 1.0) / batches) : NAN);
+}
+
 bool check_shadowing_options(const ShadowingOptions& options, std::size_t states, ShadowingResult& result) {
   result.status = IntegrateStatus::invalid_options;
   if (options.unstable >= states) result.message = "unstable directions must be fewer than the states";
@@ -127,21 +142,13 @@ void summarise_shadowing(const std::vector<ShadowingSegment>& segments, std::siz
   batches = std::max<std::size_t>(std::min(batches, K), 1);
   for (std::size_t j = 0; j < q; ++j) {
     const SegmentShares shares = shadowing_shares(segments, m, j, result.average, h);
-    double total = 0.0;
     std::vector<double> batch(batches, 0.0);
     std::vector<std::size_t> batch_steps(batches, 0);
     for (std::size_t i = 0; i < K; ++i) {
-      total += shares.derivative[i];
       batch[i * batches / K] += shares.derivative[i];
       batch_steps[i * batches / K] += segments[i].steps;
     }
-    result.gradient.push_back(total / double(result.steps));
-    double spread = 0.0;
-    for (std::size_t b = 0; b < batches; ++b) {
-      const double x = batch[b] / double(batch_steps[b]) - result.gradient.back();
-      spread += x * x;
-    }
-    result.error.push_back(batches > 1 ? std::sqrt(spread / double(batches - 1) / double(batches)) : NAN);
+    add_batched_derivative(batch, batch_steps, result);
 
     const auto largest = std::max_element(shares.size.begin(), shares.size.end());
     const auto segment = std::size_t(largest - shares.size.begin());

@@ -56,6 +56,12 @@ bool check_shadowing_options(const ShadowingOptions& options, std::size_t states
 void summarise_shadowing(const std::vector<ShadowingSegment>& segments, std::size_t m, std::size_t q,
                          std::size_t batches, double h, double first_segment_time, ShadowingResult& result);
 
+// The derivative from per-batch sums of N d<J>/dp (N = result.steps) over batch_steps
+// steps each, into result.gradient, and the standard error of the batch means into
+// result.error.
+void add_batched_derivative(const std::vector<double>& sums, const std::vector<std::size_t>& batch_steps,
+                            ShadowingResult& result);
+
 // mu = K⁻¹ [gamma; 0], K the least-squares problem's (symmetric) KKT matrix and gamma_i
 // = G_i - xi_W,i (J_end,i - <J>) / h: what the derivative gains per unit of each segment's
 // d_i (-mu_a,i) and b_i (mu_lambda,i). See adjoint/shadowing_adjoint.hpp.

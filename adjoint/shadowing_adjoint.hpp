@@ -13,7 +13,11 @@
 // marched again from its start (its unstable directions kept per segment: segments x m x n
 // numbers) for its states and directions. It equals NILSS's derivative to round-off
 // (tests/adjoint/shadowing_adjoint.test.cpp). Like Ni & Talnikar's NILSAS it needs no lane
-// per parameter; unlike it, it is the same estimator as NILSS, not another one.
+// per parameter; unlike it, it is the same estimator as NILSS, not another one. Its error
+// estimate batches the derivative by where dp enters (each segment's share carries what
+// later segments make of it), where NILSS's batches it by where J is measured: the two
+// estimates are alike, not equal. It does not form the shadowing direction, so it does
+// not measure its size (direction_* stay empty).
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -112,6 +116,7 @@ ShadowingResult shadowing_adjoint_gradient(const M& model, const Method& method,
         for (std::size_t j = 0; j < np; ++j) batch[b][j] += dJdp[j] + step_mu[j];
       }
       carried = nu;
+      if (IntegrateResult grown = detail::check_growth(nu, starts[i].t, m, "the adjoint"); !grown.ok()) return grown;
     }
     return {};
   };
@@ -121,15 +126,9 @@ ShadowingResult shadowing_adjoint_gradient(const M& model, const Method& method,
   if (!ran.ok()) return fail(ran);
 
   for (std::size_t j : parameters) {
-    double total = 0.0;
-    for (std::size_t b = 0; b < batches; ++b) total += batch[b][j];
-    result.gradient.push_back(total / double(result.steps));
-    double spread = 0.0;
-    for (std::size_t b = 0; b < batches; ++b) {
-      const double x = batch[b][j] / double(batch_steps[b]) - result.gradient.back();
-      spread += x * x;
-    }
-    result.error.push_back(batches > 1 ? std::sqrt(spread / double(batches - 1) / double(batches)) : NAN);
+    std::vector<double> sums(batches);
+    for (std::size_t b = 0; b < batches; ++b) sums[b] = batch[b][j];
+    detail::add_batched_derivative(sums, batch_steps, result);
   }
   return result;
 }

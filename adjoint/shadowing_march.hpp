@@ -62,6 +62,22 @@ inline double project_out(const std::vector<double>& f, double* x, bool project)
   return along;
 }
 
+// Whether x (what is left of the tangents beyond the m directions, or the adjoint of the
+// sweep back) is still finite and below 1e100 at time t; else the run's failure, `what`
+// named. Growing from segment to segment means more directions are unstable than m.
+inline IntegrateResult check_growth(const std::vector<double>& x, double t, std::size_t m, const std::string& what) {
+  IntegrateResult result;
+  const bool finite = std::all_of(x.begin(), x.end(), [](double v) { return std::isfinite(v); });
+  if (finite && std::all_of(x.begin(), x.end(), [](double v) { return std::abs(v) < 1e100; })) return result;
+  char when[32];
+  std::snprintf(when, sizeof when, "%g", t);
+  result.status = IntegrateStatus::non_finite_state;
+  result.t = t;
+  result.message = what + (finite ? " grew beyond 1e100 by t = " : " is not finite by t = ") + when +
+                   (finite ? ": more directions are unstable than the " + std::to_string(m) + " shadowed" : "");
+  return result;
+}
+
 // From y0 onto the attractor (options.spin_up), then the first unstable directions: fixed
 // pseudo-random columns, f projected out, orthonormal. On return y and t are where the
 // first segment starts.
@@ -210,18 +226,8 @@ IntegrateResult march_segments(const M& model, Stepper& stepper, double& t, std:
       }
       std::copy(v, v + n, v0.begin() + std::ptrdiff_t(j * n));
     }
-    // What stays of v* beyond the m directions grows from segment to segment where more
-    // directions are unstable: said before it overflows into the least squares.
-    if (!std::all_of(v0.begin(), v0.end(), [](double x) { return std::abs(x) < 1e100; })) {
-      IntegrateResult overflowed;
-      overflowed.status = IntegrateStatus::non_finite_state;
-      overflowed.t = t;
-      char when[32];
-      std::snprintf(when, sizeof when, "%g", t);
-      overflowed.message = std::string("the tangents grew beyond 1e100 by t = ") + when +
-                           ": more directions are unstable than the " + std::to_string(m) + " shadowed";
-      return overflowed;
-    }
+    // Said before it overflows into the least squares.
+    if (IntegrateResult grown = check_growth(v0, t, m, "the tangents"); !grown.ok()) return grown;
   }
   return {};
 }

@@ -47,7 +47,9 @@ constexpr double kDirectionOutlier = 100.0;
 // the adjoint costs what 2 runs of lanes for m and one more do (bench/shadowing_lorenz96).
 bool adjoint_sweep(const std::string& sweep, std::size_t m, std::size_t q) {
   if (sweep != "auto") return sweep == "adjoint";
-  const auto runs = [](std::size_t lanes) { return (lanes + kDerivativeLanes - 1) / kDerivativeLanes; };
+  const auto runs = [](std::size_t lanes) {  // a segment runs at least once
+    return std::max<std::size_t>((lanes + kDerivativeLanes - 1) / kDerivativeLanes, 1);
+  };
   return runs(m + q) > 2 * runs(m) + 1;
 }
 
@@ -87,6 +89,7 @@ void warn_where_untrustworthy(const ShadowingOutput& out) {
       std::cerr << "shadowing: d<J>/d" << out.parameter_names[j] << " = " << out.gradient[j] << " +- " << out.error[j]
                 << " cannot be told from 0";
       if (sized) std::cerr << " (the shadowing direction's median size is " << out.direction_median[j] << ")";
+      else std::cerr << " (sweep = \"tangent\", with one parameter, also measures the shadowing direction's size)";
       std::cerr << ": a longer run narrows the estimate where the attractor is hyperbolic, and near-zero Lyapunov "
                    "exponents widen it (docs/config.md, Shadowing)\n";
     }

@@ -323,10 +323,10 @@ class PointSource {
 }  // namespace
 
 std::string field_point_functions(const FieldEquations& fields, const ExpressionProgram& program, bool for_cpu) {
-  // Native kernels read one neighbour along each axis; bilap() reads two.
+  // Native kernels read one neighbour along each axis; bilap() reads two, and diagonal ones.
   for (const FieldOperator& o : fields.operators())
     if (o.stencil.kind == StencilKind::bilaplacian)
-      throw NativeLibraryError("bilap() has no native kernel: it reaches two points along each axis");
+      throw NativeLibraryError("bilap() has no native kernel: it reads two points along each axis, and diagonal neighbours");
   const PointSource source(fields, program);
   std::string text = source.point_function("rhs_point", false);
   if (for_cpu && source.one_pass()) {

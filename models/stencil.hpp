@@ -179,7 +179,7 @@ struct Stencil {
     // Row `from` of the Laplacian, times `weight`, into u_adjoint.
     const auto laplacian_row = [&](std::size_t from, const GridPosition& where, const V& weight) {
       for (std::size_t a = 0; a < grid.axes(); ++a) {
-        const V scaled = weight * V(1.0 / (grid.spacing(a) * grid.spacing(a)));
+        const V scaled = weight * V(grid.stencil_axes().axis[a].inverse_h2);
         add(grid.below(from, where[a], a), scaled);
         add(grid.above(from, where[a], a), scaled);
         add({from, false}, V(-2) * scaled);
