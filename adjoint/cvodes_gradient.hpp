@@ -35,6 +35,11 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
   GradientDiagnostics& d = result.diagnostics;
   d.method = std::string(problem.method.name());
   d.schedule = "cvodes";
+  if (problem.integrate.events) {
+    result.status = IntegrateStatus::invalid_options;
+    result.message = kCvodesTakesNoEvents;
+    return result;
+  }
   d.schedule_reason =
       "CVODES keeps its own checkpoints (every 100 steps, polynomial interpolation): a continuous "
       "adjoint, accurate to the tolerances, not to round-off";
@@ -143,6 +148,11 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
   GradientResult<double> result;
   GradientDiagnostics& d = result.diagnostics;
   d.method = std::string(problem.method.name());
+  if (problem.integrate.events) {
+    result.status = IntegrateStatus::invalid_options;
+    result.message = kCvodesTakesNoEvents;
+    return result;
+  }
   const std::vector<double>& p = problem.p;
   const std::size_t n_user = state_size(problem.model), np = p.size(), m = np + n_user;
   const double t0 = problem.integrate.t0, t1 = problem.integrate.t1;

@@ -83,7 +83,7 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
     else return to_algebra<A>(p);
   }();
   detail::with_system(problem.model, problem.objective, [&](const auto& system) {
-    with_stepper<T, A>(system, problem.method, [&](auto& stepper) {
+    with_stepper<T, A>(system, problem.method, problem.integrate.events.get(), [&](auto& stepper) {
       using S = std::remove_reference_t<decltype(stepper)>;
       using System = std::remove_cvref_t<decltype(system)>;
       detail::GradientRun<S, System, M, Obj> run(stepper, system, problem, p_kept, checkpointing, result);

@@ -54,7 +54,7 @@ T replay_objective(const System& system, const GradientProblem<M, Obj>& problem,
   };
   observe(0, sequence.t_start(), y.data());
   std::size_t step = 0;
-  const IntegrateResult replayed = with_stepper<T>(system, problem.method, [&](auto& stepper) {
+  const IntegrateResult replayed = with_stepper<T>(system, problem.method, problem.integrate.events.get(), [&](auto& stepper) {
     return replay(
         stepper, y.data(), p.data(), sequence,
         [&](const StepInterval& interval, const T* state) {

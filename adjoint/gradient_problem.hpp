@@ -258,7 +258,7 @@ IntegrateResult step_sequence(const System& system, const GradientProblem<M, Obj
     return result;
   }
   sequence = StepSequence(options.t0);
-  return with_stepper<double>(system, problem.method, [&](auto& stepper) {
+  return with_stepper<double>(system, problem.method, options.events.get(), [&](auto& stepper) {
     std::vector<double> y = y0;
     return integrate(stepper, y.data(), p.data(), options, [](double, const double*) {},
                      [&](const StepInterval& step, const double*) { sequence.push_back(step); });
@@ -271,7 +271,7 @@ IntegrateResult count_adaptive_steps(const System& system, const GradientProblem
                                      const std::vector<double>& y0,
                                      const typename A::template vector<double>& p) {
   const IntegrateOptions options = landing_options(problem.integrate, problem.objective);
-  return with_stepper<double, A>(system, problem.method, [&](auto& stepper) {
+  return with_stepper<double, A>(system, problem.method, options.events.get(), [&](auto& stepper) {
     typename A::template vector<double> y(y0.begin(), y0.end());
     return integrate(stepper, y.data(), p.data(), options, [](double, const double*) {});
   });

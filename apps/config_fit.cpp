@@ -111,7 +111,8 @@ nlohmann::json fit_json(const FitConfig& config, const FitReport& report, const 
                         {"reason", report.reason},
                         {"gradient_mode", report.gradient_mode},
                         {"parameters", parameters_json(report)},
-                        {"starts", starts}};
+                        {"starts", starts},
+                        {"events", events_json(event_records(config.simulate.integrate))}};
   if (!report.monitors.empty()) {  // per experiment, at the fit
     nlohmann::json monitor = nlohmann::json::object();
     for (std::size_t e = 0; e < report.monitors.size(); ++e) {

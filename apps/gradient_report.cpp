@@ -23,7 +23,7 @@ GradientOutput gradient_record(const GradientConfig& config, const GradientResul
                                double monitor_tolerance, const KernelUse& device_kernels) {
   const SimulateConfig& sim = config.simulate;
   GradientOutput record{sim.model, to_string(config.mode), result.value, {}, {}, {}, {}, result.diagnostics,
-                        monitor_tolerance, {}, {}, {}, {}};
+                        monitor_tolerance, {}, {}, {}, {}, event_records(sim.integrate)};
   if (sim.expression_model) {
     const CompiledKernel* compiled = sim.expression_model->compiled();
     record.kernels = {compiled ? "compiled" : "interpreted", compiled ? compiled->compile_seconds() : 0.0};
@@ -72,7 +72,8 @@ nlohmann::json gradient_json(const GradientOutput& record) {
   nlohmann::json diagnostics = record_json(diagnostics_record(record.diagnostics, record.mode, record.kernels));
   diagnostics["monitor"] = record.diagnostics.monitor ? record_json(monitor_record(*record.diagnostics.monitor))
                                                       : nlohmann::json();
-  return {{"objective", record.objective}, {"gradient", gradient}, {"diagnostics", diagnostics}};
+  return {{"objective", record.objective}, {"gradient", gradient}, {"diagnostics", diagnostics},
+          {"events", events_json(record.events)}};
 }
 
 void write_gradient_vtk(const std::string& folder, const Grid& grid, const FieldRecorder& recorder,

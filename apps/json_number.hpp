@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "io/outputs/diagnostics_record.hpp"
+#include "io/outputs/event_record.hpp"
 
 namespace backsweep::apps {
 
@@ -31,6 +32,13 @@ inline nlohmann::json record_json(const std::vector<DiagnosticEntry>& record) {
     j[nlohmann::json::json_pointer("/" + entry.name)] = value;
   }
   return j;
+}
+
+// The time events a run took: [{"name": ..., "times": [...]}], in declared order.
+inline nlohmann::json events_json(const std::vector<EventRecord>& events) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const EventRecord& event : events) list.push_back({{"name", event.name}, {"times", event.times}});
+  return list;
 }
 
 }  // namespace backsweep::apps

@@ -5,6 +5,7 @@
 
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/progress_display.hpp"
 #include "apps/run_record.hpp"
@@ -83,6 +84,7 @@ int run_simulate(const std::string& config_path, bool json) {
                                                   {"samples", stiffness->samples},
                                                   {"stiff", stiffness->stiff()}}
                                  : nlohmann::json();
+    out["events"] = events_json(trajectory.events);
     std::cout << out.dump() << '\n';
   }
   return kExitOk;

@@ -42,6 +42,7 @@ Trajectory empty_trajectory(const SimulateConfig& config) {
   trajectory.state_names = config.state_names;
   trajectory.parameter_names = config.parameter_names;
   trajectory.parameters = config.parameters;
+  trajectory.events = event_records(config.integrate);
   if (const GridLayout* fields = config.fields()) {  // fields by name; the scalar parameters
     trajectory.field_names = fields->fields();
     trajectory.grid_shape = fields->grid().shape();

@@ -34,6 +34,7 @@ IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const I
                                  const std::function<void(double, const double*)>& observer,
                                  CvodesCounts* counts) {
   if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
+  if (options.events) return {IntegrateStatus::invalid_options, kCvodesTakesNoEvents};
   const std::size_t n = system.size();
   SundialsContext context;
   Vector state(n, context.ctx);
@@ -79,6 +80,7 @@ IntegrateResult cvodes_sensitivities(OdeSystem& system, bool bdf, double* y,
                                      const std::function<void(double, const double*, const double*)>& observer,
                                      CvodesCounts* counts) {
   if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
+  if (options.events) return {IntegrateStatus::invalid_options, kCvodesTakesNoEvents};
   const std::size_t n = system.size(), m = directions.count;
   if (m == 0 || directions.initial.size() != m * n || directions.parameters.size() != m * system.param_size())
     return {IntegrateStatus::invalid_options, "sensitivity directions do not match the system"};

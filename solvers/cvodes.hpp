@@ -125,6 +125,10 @@ struct CvodesCounts {
   std::size_t backward_steps = 0, backward_rhs_evaluations = 0, checkpoints = 0;
 };
 
+// Why a SUNDIALS method refuses a run with time events (it would need a restart at each).
+inline constexpr const char* kCvodesTakesNoEvents =
+    "time events are taken by backsweep's own methods only, not yet by CVODES: take e.g. sdirk4, esdirk3 or dopri5";
+
 // y from options.t0 to options.t1 (in place), `observer(t, y)` at the output times, or
 // after every step when there are none; the options' rtol, atol and max_steps apply.
 IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const IntegrateOptions& options,

@@ -125,7 +125,7 @@ class Integration {
       for (StepInterval step; grid.next(step);) {
         stepper_.step(step, y, p_, next);
         if (!accept(step, steps, y, next, every_step_)) return non_finite(step, steps);
-        if (grid.at_stop() && !every_step_) observe_(step.t_next, static_cast<const T*>(y));
+        if (grid.at_stop() && !every_step_ && is_output(step.t_next)) observe_(step.t_next, static_cast<const T*>(y));
       }
       return finish(IntegrateStatus::success, options_.t1, steps, "");
     });
@@ -148,7 +148,7 @@ class Integration {
       switch (grid.attempt(stepper_, state, y_, p_, next, error.data(), tried, failed_component_)) {
         case AdaptiveGrid::Outcome::accepted:
           if (!accept(tried, steps, y_, next, every_step_)) return non_finite(tried, steps);
-          if (tried.t_next == stop && !every_step_) observe_(stop, static_cast<const T*>(y_));
+          if (tried.t_next == stop && !every_step_ && is_output(stop)) observe_(stop, static_cast<const T*>(y_));
           break;
         case AdaptiveGrid::Outcome::rejected:
           ++rejected_steps_;
@@ -164,6 +164,12 @@ class Integration {
       }
     }
     return finish(IntegrateStatus::success, state.t, steps, "");
+  }
+
+  // Whether a stop is one the observer is shown: an output time or t1, not an event's.
+  bool is_output(double t) const {
+    return !options_.events || t == options_.t1 ||
+           std::binary_search(options_.output_times.begin(), options_.output_times.end(), t);
   }
 
   // Moves the step's result (in next) into y; false if it is not finite.

@@ -4,13 +4,15 @@
 #include <cmath>
 #include <cstddef>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace backsweep {
 
-class Context;  // context.hpp
+class Context;     // context.hpp
+class TimeEvents;  // time_events.hpp
 
 // Where a run is, for a progress display on another thread: the solvers store (relaxed,
 // at the cost of a store per step) the time each forward step reaches and each adjoint
@@ -25,6 +27,8 @@ struct IntegrateOptions {
   // Times in [t0, t1], ascending, that the step sequence lands on exactly; the observer
   // is called there. Empty: the observer sees every accepted step.
   std::vector<double> output_times;
+  // Jumps of the state at given times (steps land on them; applied by the steppers).
+  std::shared_ptr<const TimeEvents> events;
   // > 0: fixed steps of at most this size (shortened evenly to land on output times).
   // 0: adaptive steps controlled by rtol/atol (the method needs an embedded error estimate).
   double step = 0.0;

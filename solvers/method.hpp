@@ -16,6 +16,7 @@
 #include "solvers/algebra.hpp"
 #include "solvers/butcher_tableau.hpp"
 #include "solvers/dirk_tableaux.hpp"
+#include "solvers/event_stepper.hpp"
 #include "solvers/explicit_rk.hpp"
 #include "solvers/implicit_rk.hpp"
 #include "solvers/stepper.hpp"
@@ -92,25 +93,40 @@ constexpr const Method* find_method(std::string_view name) {
 }
 
 // Calls f(stepper) with a stepper of `method` for `model` on scalar T and algebra A, and
-// returns what f returns.
+// returns what f returns. On the host the stepper applies `events` (none when null) at
+// the end of the steps that land on their times (event_stepper.hpp).
 // The SUNDIALS methods have no stepper: asking for one is an std::invalid_argument.
 template <class T, Algebra A = CpuAlgebra, Model M, class F>
-decltype(auto) with_stepper(const M& model, const Method& method, F&& f) {
+decltype(auto) with_stepper(const M& model, const Method& method, const TimeEvents* events, F&& f) {
   if (method.is_sundials())
     throw std::invalid_argument(std::string(method.name()) +
                                 " is integrated by SUNDIALS: this needs a backsweep method (e.g. sdirk4)");
-  if (method.implicit()) {
-    // Newton's linear solves are host code: implicit methods run on the CPU algebra.
-    if constexpr (host_vectors<A>) {
+  if constexpr (host_vectors<A>) {
+    const auto with_events = [&](auto& stepper) -> decltype(auto) {
+      EventStepper<std::remove_reference_t<decltype(stepper)>> event_stepper(stepper, events);
+      return f(event_stepper);
+    };
+    if (method.implicit()) {
       ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
-      return f(stepper);
-    } else {
+      return with_events(stepper);
+    }
+    ExplicitRK<M, T, A> stepper(model, *method.tableau);
+    return with_events(stepper);
+  } else {
+    // Newton's linear solves and the events' jumps are host code.
+    if (method.implicit())
       throw std::invalid_argument(std::string(method.name()) +
                                   " is implicit: implicit methods run on the CPU backend only");
-    }
+    if (events) throw std::invalid_argument("events run on the CPU backend only");
+    ExplicitRK<M, T, A> stepper(model, *method.tableau);
+    return f(stepper);
   }
-  ExplicitRK<M, T, A> stepper(model, *method.tableau);
-  return f(stepper);
+}
+
+// The same without events.
+template <class T, Algebra A = CpuAlgebra, Model M, class F>
+decltype(auto) with_stepper(const M& model, const Method& method, F&& f) {
+  return with_stepper<T, A>(model, method, static_cast<const TimeEvents*>(nullptr), std::forward<F>(f));
 }
 
 }  // namespace backsweep

@@ -24,7 +24,7 @@ IntegrateResult solve_forward(const M& model, const Method& method, double* y, c
     ModelSystem system(model, p, method.newton.linear_solver);
     return cvodes_integrate(system, method.sundials_bdf(), y, options, observer);
   }
-  return with_stepper<double>(model, method, [&](auto& stepper) {
+  return with_stepper<double>(model, method, options.events.get(), [&](auto& stepper) {
     return integrate(stepper, y, p, options, observer);
   });
 }
@@ -35,7 +35,7 @@ template <Model M, class Observer, class OnStep>
 IntegrateResult solve_forward(const M& model, const Method& method, double* y, const double* p,
                               const IntegrateOptions& options, Observer&& observer, OnStep&& on_step) {
   if (method.is_sundials()) return solve_forward(model, method, y, p, options, observer);
-  return with_stepper<double>(model, method, [&](auto& stepper) {
+  return with_stepper<double>(model, method, options.events.get(), [&](auto& stepper) {
     return integrate(stepper, y, p, options, observer, on_step);
   });
 }
@@ -66,7 +66,7 @@ IntegrateResult solve_sensitivities(const M& model, const Method& method, const 
       for (std::size_t j = 0; j < np; ++j) pd[j].d[i - first] = directions.parameters[i * np + j];
     }
     std::size_t output = 0;
-    result = with_stepper<D>(model, method, [&](auto& stepper) {
+    result = with_stepper<D>(model, method, options.events.get(), [&](auto& stepper) {
       return integrate(stepper, y.data(), pd.data(), options, [&](double t, const D* state) {
         if (first == 0) {
           times.push_back(t);

@@ -17,14 +17,21 @@
 #include "platform/host_device.hpp"
 #include "solvers/integrate_options.hpp"
 #include "solvers/stepper.hpp"
+#include "solvers/time_events.hpp"
 
 namespace backsweep {
 
-// The times every step sequence must land on: output times after t0, then t1.
+// The times every step sequence must land on: output and event times after t0, then t1.
 inline std::vector<double> stop_times(const IntegrateOptions& options) {
   std::vector<double> stops;
   for (double t : options.output_times)
     if (t > options.t0) stops.push_back(t);
+  if (options.events) {
+    for (double t : options.events->times())
+      if (t > options.t0 && t <= options.t1) stops.push_back(t);
+    std::sort(stops.begin(), stops.end());
+    stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
+  }
   if (stops.empty() || stops.back() < options.t1) stops.push_back(options.t1);
   return stops;
 }

@@ -1,17 +1,35 @@
 #include "io/assembly/simulate_config.hpp"
 
+#include <algorithm>
 #include <iostream>
+#include <memory>
 #include <utility>
 
 #include "io/assembly/step_stability.hpp"
 #include "io/config/config_file.hpp"
 #include "io/config/expression_reader.hpp"
 #include "models/field_equations.hpp"
+#include "solvers/time_events.hpp"
 #include "platform/printable.hpp"
 
 namespace backsweep {
 
 namespace {
+
+// The [[events]] of an ODE config as the steppers take them.
+std::shared_ptr<const TimeEvents> time_events(const SimulateSpec& spec) {
+  const ExpressionScope scope = expression_scope(spec);
+  std::vector<TimeEvent> events;
+  for (const EventSpec& event : spec.events) {
+    TimeEvent built{event.name, event.times, {}};
+    for (const auto& [state, formula] : event.set) {
+      const auto i = std::find(spec.state_names.begin(), spec.state_names.end(), state) - spec.state_names.begin();
+      built.set.push_back({std::size_t(i), parse_formula(formula, scope)});
+    }
+    events.push_back(std::move(built));
+  }
+  return std::make_shared<const TimeEvents>(std::move(events), spec.state_names.size(), spec.parameter_names.size());
+}
 
 std::vector<Expression> parsed(const std::vector<Formula>& formulas, const ExpressionScope& scope) {
   std::vector<Expression> expressions;
@@ -79,6 +97,7 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
       if (const std::optional<Formula>& formula = config.initial_formulas[i])
         config.initial_expressions[i] = parse_formula(*formula, scope);
   }
+  if (!config.events.empty()) config.integrate.events = time_events(config);
   check_step_stability(config);
   return config;
 }

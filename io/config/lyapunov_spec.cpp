@@ -11,6 +11,8 @@ LyapunovSpec lyapunov_spec(const std::string& path) {
   toml::table document = detail::parse_toml_file(path);
   const detail::TomlSection root(document, path, "");
   detail::reject_unknown_sections(root);
+  if (root.has("events"))
+    root.fail("events", "Lyapunov exponents are rates of an autonomous flow: events at given times have none");
   const auto section = root.subsection("lyapunov");
   if (!section) root.fail("lyapunov", "the [lyapunov] section is required by lyapunov");
   section->reject_unknown_keys(

@@ -34,6 +34,8 @@ void read_shadowing(const TomlSection& root, GradientSpec& spec) {
     solver->fail("step", "shadowing takes fixed steps: give solver.step (its tangents ride on the steps)");
   if (sim.backend != "cpu") solver->fail("backend", "shadowing runs on the cpu backend");
   if (root.has("ensemble")) root.fail("ensemble", "an ensemble takes plain gradients, not shadowing");
+  if (root.has("events"))
+    root.fail("events", "shadowing averages over an attractor: events at given times would make it another system");
   if (const auto gradient = root.subsection("gradient"); gradient && gradient->has("initial")) {
     const auto value = gradient->table().get("initial")->value<bool>();
     if (value && *value)

@@ -10,6 +10,7 @@
 #include "io/config/config_file.hpp"
 #include "io/config/config_sections.hpp"
 #include "io/config/detail/joined.hpp"
+#include "io/config/events_section.hpp"
 #include "io/config/model_sections.hpp"
 #include "models/builtin/grid_kernels.hpp"
 #include "models/builtin/registry.hpp"
@@ -30,7 +31,7 @@ const std::initializer_list<std::string_view> kSections = {
     "model",        "parameters", "initial", "time",  "solver",      "objective",
     "gradient",     "checkpointing", "output", "estimate", "observables", "data",
     "experiments",  "noise",      "optimizer", "lyapunov", "monitor",  "grid",
-    "ensemble",     "regularization", "shadowing"};
+    "ensemble",     "regularization", "shadowing", "events"};
 
 void read_time(const TomlSection& root, SimulateSpec& config) {
   const auto time = root.subsection("time");
@@ -214,6 +215,7 @@ SimulateSpec detail::read_simulate_sections(const TomlSection& root) {
   detail::read_parameters_and_initial(root, config);
   read_time(root, config);
   read_solver(root, config);
+  config.events = detail::read_events(root, config);
   // By default each config writes to a folder of its own, so runs do not overwrite each other.
   config.output_dir = (std::filesystem::path("out") / std::filesystem::path(config.file).stem()).string();
   if (auto output = root.subsection("output")) {

@@ -1,6 +1,6 @@
 #pragma once
 // The part of a backsweep config file that `simulate` reads: [model], [parameters],
-// [initial], [time], [solver], [output] (docs/config.md documents every key), as a spec:
+// [initial], [time], [solver], [[events]], [output] (docs/config.md documents every key), as a spec:
 // names, numbers and formulas with their places in the file. Nothing here is built for
 // the engine; io/assembly/simulate_config.hpp builds the model and the method from it.
 #include <optional>
@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "io/config/backends.hpp"
+#include "io/config/event_spec.hpp"
 #include "io/config/formula.hpp"
 #include "models/builtin/acoustic.hpp"
 #include "models/expression_model.hpp"
@@ -39,6 +40,7 @@ struct SimulateSpec {
   std::optional<double> newton_tolerance;
   LinearSolver linear_solver = LinearSolver::automatic;
   IntegrateOptions integrate;
+  std::vector<EventSpec> events;       // [[events]]: jumps at given times
   SourcePosition step_at;              // [solver] step's, for errors found once the model is built
   std::string output_dir;              // relative to the working directory
   bool vtk = false;                    // [output] vtk: also VTK files of the fields (grids)

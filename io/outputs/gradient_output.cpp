@@ -7,6 +7,7 @@
 #include "platform/atomic_file.hpp"
 #include "io/outputs/diagnostics_record.hpp"
 #include "io/outputs/detail/hdf5_handle.hpp"
+#include "io/outputs/event_output.hpp"
 
 namespace backsweep {
 
@@ -105,6 +106,7 @@ void write_gradient_hdf5(const GradientOutput& output, const std::string& path) 
     diagnostics.close();
     if (output.diagnostics.monitor)
       write_monitor(h5, *output.diagnostics.monitor, output.monitor_tolerance);
+    write_events(h5, output.events);
     h5.close();
   }
   file.commit();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "io/outputs/event_record.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "io/outputs/diagnostics_record.hpp"
 #include "io/outputs/named_field.hpp"
@@ -23,6 +24,7 @@ struct GradientOutput {
   std::vector<std::size_t> grid_shape;
   std::vector<NamedField> initial_fields, parameter_fields;
   KernelUse kernels;  // of a model defined by equations
+  std::vector<EventRecord> events;  // the time events taken (/events)
 };
 
 // Layout: root attributes objective, model, mode; /gradient/parameters and

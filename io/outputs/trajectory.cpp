@@ -7,6 +7,7 @@
 
 #include "platform/atomic_file.hpp"
 #include "io/outputs/detail/hdf5_handle.hpp"
+#include "io/outputs/event_output.hpp"
 
 namespace backsweep {
 
@@ -64,6 +65,7 @@ void write_hdf5_to(const Trajectory& trajectory, const std::filesystem::path& te
       detail::write_double_attribute(parameters, trajectory.parameter_names[i],
                                      trajectory.parameters[i]);
     parameters.close();
+    write_events(h5, trajectory.events);
     h5.close();
   }
 }

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "io/outputs/event_record.hpp"
+
 namespace backsweep {
 
 struct Trajectory {
@@ -19,6 +21,7 @@ struct Trajectory {
   // On a grid: the state is these fields one after another, each shaped like the grid.
   std::vector<std::string> field_names;
   std::vector<std::size_t> grid_shape;
+  std::vector<EventRecord> events;  // the time events taken (HDF5: /events)
 
   void append(double t, const double* y) {
     times.push_back(t);

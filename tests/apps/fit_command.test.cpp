@@ -62,7 +62,8 @@ TEST_CASE("fit recovers the examples' true parameters within 2 standard errors")
       {"lotka_volterra_fit", {{"alpha", 1.5}, {"beta", 1.0}, {"gamma", 3.0}, {"delta", 1.0}}},
       {"sir_fit", {{"beta", 0.3}, {"gamma", 0.1}, {"i0", 5.0}}},
       {"lorenz63_fit", {{"sigma", 10.0}, {"rho", 28.0}, {"beta", 8.0 / 3.0}}},
-      {"robertson_fit", {{"k1", 0.04}, {"k2", 3e7}, {"k3", 1e4}}}};
+      {"robertson_fit", {{"k1", 0.04}, {"k2", 3e7}, {"k3", 1e4}}},
+      {"pk_oral_doses_fit", {{"ka", 1.1}, {"CL", 3.2}, {"V", 20.0}, {"F", 0.65}}}};
   for (const auto& [name, truth] : truths) {
     CAPTURE(name);
     copy_example(name);

@@ -1,0 +1,18 @@
+#pragma once
+// The time events a run took, as outputs report them: by name, in declared order, the
+// times each happened at (those in (t0, t1]; a dose scheduled past the end did not).
+#include <string>
+#include <vector>
+
+#include "solvers/integrate_options.hpp"
+
+namespace backsweep {
+
+struct EventRecord {
+  std::string name;
+  std::vector<double> times;
+};
+
+std::vector<EventRecord> event_records(const IntegrateOptions& options);
+
+}  // namespace backsweep

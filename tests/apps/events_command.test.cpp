@@ -1,0 +1,121 @@
+// [[events]] through the real program: doses at given times in simulate (the trajectory's
+// jump, --json and trajectory.h5 list the times taken), gradient (adjoint = tangent
+// through the jumps, listed in gradient.h5), and every refusal by file, line and key (the
+// pharmacokinetic fit example runs with the other fits, tests/apps/fit_command.test.cpp).
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <doctest/doctest.h>
+#include <hdf5.h>
+#include <nlohmann/json.hpp>
+
+#include "tests/apps/run_cli.hpp"
+#include "tests/h5_read.hpp"
+
+namespace {
+
+const std::filesystem::path& scratch() {
+  static const std::filesystem::path dir = scratch_folder("events_command");
+  return dir;
+}
+
+CliRun run(const std::string& command, const std::string& name, const std::string& text) {
+  std::ofstream(scratch() / name) << text;
+  return run_cli(command + " --json " + (scratch() / name).string(), scratch());
+}
+
+// One compartment with a first-order absorption: doses of 100 at 2, 5 and 8 (and one at
+// 50, past the end), each F*dose into the gut.
+std::string adaptive(const std::string& method) { return "method = \"" + method + "\"\nrtol = 1e-10\natol = 1e-12\n"; }
+
+std::string pk(const std::string& events = "", const std::string& extra = "", const std::string& solver = adaptive("dopri5")) {
+  return "[model]\nstates = [\"gut\", \"central\"]\nparameters = [\"ka\", \"ke\", \"F\"]\n"
+         "[model.equations]\ngut = \"-ka*gut\"\ncentral = \"ka*gut - ke*central\"\n"
+         "[parameters]\nka = 1.5\nke = 0.3\nF = 0.7\n[initial]\ngut = 0\ncentral = 0\n"
+         "[time]\nend = 10.0\noutput = [1.0, 5.0, 10.0]\n"
+         "[solver]\n" + solver +
+         (events.empty() ? "[[events]]\nname = \"dose\"\nat = [2.0, 5.0, 8.0, 50.0]\nset = { gut = \"gut + F*100\" }\n"
+                         : events) +
+         extra + "[output]\ndir = \"out/pk\"\n";
+}
+
+// /events/dose of a result file of the run.
+std::vector<double> dose_times(const std::string& file_name) {
+  const hid_t file = H5Fopen((scratch() / "out/pk" / file_name).c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  const hid_t events = H5Gopen2(file, "events", H5P_DEFAULT);
+  const std::vector<double> times = events >= 0 ? read_dataset(events, "dose") : std::vector<double>{};
+  if (events >= 0) H5Gclose(events);
+  H5Fclose(file);
+  return times;
+}
+
+}  // namespace
+
+TEST_CASE("simulate takes the doses: the state jumps, and the outputs list the times taken") {
+  const CliRun r = run("simulate", "simulate.toml", pk());
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j["events"] == nlohmann::json::parse(R"([{"name": "dose", "times": [2.0, 5.0, 8.0]}])"));
+  // Before the first dose nothing is there; at t = 5 (a dose time) the gut holds the dose
+  // given then on top of what is left of the one at 2: 70 + 70 e^{-4.5}.
+  CHECK(j["states"]["gut"][1] == 0.0);
+  CHECK(std::abs(j["states"]["gut"][2].get<double>() - (70.0 + 70.0 * std::exp(-4.5))) < 1e-6);
+  CHECK(dose_times("trajectory.h5") == std::vector<double>{2.0, 5.0, 8.0});
+}
+
+TEST_CASE("gradient through the doses: the adjoint equals the tangent, for an explicit and an implicit method") {
+  for (const std::string method : {"dopri5", "sdirk4"}) {
+    CAPTURE(method);
+    const std::string objective = "[objective]\nterminal = \"central\"\nintegral = \"central^2\"\n";
+    const CliRun adjoint = run("gradient", "adjoint.toml", pk("", objective + "[gradient]\nmode = \"adjoint\"\n", adaptive(method)));
+    const CliRun tangent = run("gradient", "tangent.toml", pk("", objective + "[gradient]\nmode = \"tangent\"\n", adaptive(method)));
+    CAPTURE(adjoint.err);
+    REQUIRE(adjoint.exit_code == 0);
+    REQUIRE(tangent.exit_code == 0);
+    const nlohmann::json a = nlohmann::json::parse(adjoint.out), t = nlohmann::json::parse(tangent.out);
+    for (const char* p : {"ka", "ke", "F"}) {
+      CAPTURE(p);
+      const double ga = a["gradient"]["parameters"][p].get<double>(), gt = t["gradient"]["parameters"][p].get<double>();
+      CHECK(std::abs(ga - gt) <= 1e-10 * std::abs(gt));
+    }
+    CHECK(std::abs(a["gradient"]["parameters"]["F"].get<double>()) > 1.0);  // F enters only through the jumps
+    CHECK(a["events"][0]["times"].size() == 3);
+  }
+  CHECK(dose_times("gradient.h5") == std::vector<double>{2.0, 5.0, 8.0});
+}
+
+TEST_CASE("events that cannot run are refused by file, line and key") {
+  struct Bad {
+    std::string events, extra, solver, key, says;
+  };
+  const std::string at = "[[events]]\nname = \"dose\"\nat = ";
+  const Bad cases[] = {
+      {at + "2.0\nset = { guts = \"1\" }\n", "", adaptive("dopri5"), "events.set.guts", "unknown state"},
+      {at + "2.0\nset = { gut = \"gut + dos\" }\n", "", adaptive("dopri5"), "events.set.gut", "dos"},
+      {at + "0.0\nset = { gut = \"1\" }\n", "", adaptive("dopri5"), "events.at", "put it in [initial]"},
+      {at + "{ start = 1.0, period = 0.0, count = 3 }\nset = { gut = \"1\" }\n", "", adaptive("dopri5"), "events.at.period", "> 0"},
+      {at + "\"tlag\"\nset = { gut = \"1\" }\n", "", adaptive("dopri5"), "events.at", "depends on the parameters"},
+      {at + "2.0\nwhen = \"central - 1\"\nset = { gut = \"1\" }\n", "", adaptive("dopri5"), "events.when", "not taken yet"},
+      {at + "2.0\n", "", adaptive("dopri5"), "events.set", "is required"},
+      {at + "2.0\nset = { gut = \"1\" }\n" + at + "3.0\nset = { gut = \"2\" }\n", "", adaptive("dopri5"), "events.name", "another event"},
+      {at + "2.0\nset = { gut = \"1\" }\n", "", adaptive("cvodes_bdf"), "events", "CVODES"},
+      {at + "2.0\nset = { gut = \"1\" }\n", "[gradient]\nmode = \"shadowing\"\n[objective]\nintegral = \"central\"\n",
+       "method = \"rk4\"\nstep = 0.01\n", "events", "shadowing"},
+  };
+  for (const Bad& bad : cases) {
+    CAPTURE(bad.events);
+    const CliRun r = run("gradient", "bad.toml", pk(bad.events, bad.extra.empty() ? "[objective]\nterminal = \"central\"\n" : bad.extra, bad.solver));
+    CAPTURE(r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.err.find("bad.toml:") != std::string::npos);
+    CHECK(r.err.find("key '" + bad.key + "'") != std::string::npos);
+    CHECK(r.err.find(bad.says) != std::string::npos);
+  }
+  const CliRun lyapunov = run("lyapunov", "lyapunov.toml", pk());
+  CHECK(lyapunov.exit_code == 2);
+  CHECK(lyapunov.err.find("key 'events'") != std::string::npos);
+}
