@@ -32,10 +32,19 @@ namespace detail {
 
 // Reads the value, dJ/dp (plus the path through y0(p)) and dJ/dy0 off a finished sweep.
 template <class Sweep, class T, Model M, class Obj>
-void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const std::vector<T>& p,
-                   GradientResult<T>& result) {
+void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
+                   const std::vector<T>& p, GradientResult<T>& result) {
   const std::size_t n = state_size(problem.model);
-  const T* lambda = sweep.lambda();
+  const std::vector<T> before = initial_state_before_events(problem, y0, p);
+  std::vector<T> jumped(sweep.lambda(), sweep.lambda() + before.size());
+  if (const TimeEvents* events = problem.integrate.events.get()) {  // an event at t0: its transpose
+    if (const std::size_t k = events->find(problem.integrate.t0); k != TimeEvents::npos) {
+      std::vector<T> mu(p.size(), T(0));
+      events->reverse(k, before.size(), before.data(), p.data(), jumped.data(), mu.data());
+      for (std::size_t j = 0; j < p.size(); ++j) sweep.add_parameter_gradient(j, mu[j]);
+    }
+  }
+  const T* lambda = jumped.data();
   result.dJ_dy0.assign(lambda, lambda + n);
   if constexpr (Obj::has_initial) {
     const std::vector<T> grad = through_initial_state(problem.objective.initial, n, lambda, p);
@@ -89,7 +98,7 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
       detail::GradientRun<S, System, M, Obj> run(stepper, system, problem, p_kept, checkpointing, result);
       try {
         run.run(to_algebra<A>(detail::initial_state<T>(problem, y0, p)), [&](auto& sweep) {
-          detail::read_gradient(sweep, problem, p, result);
+          detail::read_gradient(sweep, problem, y0, p, result);
           result.diagnostics.vjp_evaluations = stepper.vjp_evaluations();
         });
       } catch (const std::invalid_argument& error) {

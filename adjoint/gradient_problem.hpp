@@ -177,8 +177,8 @@ decltype(auto) with_system(const M& model, const Obj& objective, F&& f) {
 // a tangent solve seeded on y0 then gives dJ/dy0, the sensitivity to the initial state,
 // as the adjoint's lambda_0 does.
 template <class T, Model M, class Obj>
-std::vector<T> initial_state(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
-                             const std::vector<T>& p) {
+std::vector<T> initial_state_before_events(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
+                                           const std::vector<T>& p) {
   const std::size_t n = state_size(problem.model);
   std::vector<T> y(n + (Obj::has_running ? 1 : 0), T(0));
   if constexpr (Obj::has_initial) {
@@ -189,6 +189,15 @@ std::vector<T> initial_state(const GradientProblem<M, Obj>& problem, const std::
   } else {
     for (std::size_t i = 0; i < n; ++i) y[i] = y0[i];
   }
+  return y;
+}
+
+// The state the first step starts from: the initial state, after the events at t0 (if any).
+template <class T, Model M, class Obj>
+std::vector<T> initial_state(const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
+                             const std::vector<T>& p) {
+  std::vector<T> y = initial_state_before_events(problem, y0, p);
+  if (problem.integrate.events) problem.integrate.events->apply_at(problem.integrate.t0, p.data(), y.data());
   return y;
 }
 

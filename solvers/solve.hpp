@@ -24,6 +24,7 @@ IntegrateResult solve_forward(const M& model, const Method& method, double* y, c
     ModelSystem system(model, p, method.newton.linear_solver);
     return cvodes_integrate(system, method.sundials_bdf(), y, options, observer);
   }
+  if (options.events) options.events->apply_at(options.t0, p, y);  // an event at the start
   return with_stepper<double>(model, method, options.events.get(), [&](auto& stepper) {
     return integrate(stepper, y, p, options, observer);
   });
@@ -35,6 +36,7 @@ template <Model M, class Observer, class OnStep>
 IntegrateResult solve_forward(const M& model, const Method& method, double* y, const double* p,
                               const IntegrateOptions& options, Observer&& observer, OnStep&& on_step) {
   if (method.is_sundials()) return solve_forward(model, method, y, p, options, observer);
+  if (options.events) options.events->apply_at(options.t0, p, y);
   return with_stepper<double>(model, method, options.events.get(), [&](auto& stepper) {
     return integrate(stepper, y, p, options, observer, on_step);
   });
@@ -65,6 +67,7 @@ IntegrateResult solve_sensitivities(const M& model, const Method& method, const 
       for (std::size_t j = 0; j < n; ++j) y[j].d[i - first] = directions.initial[i * n + j];
       for (std::size_t j = 0; j < np; ++j) pd[j].d[i - first] = directions.parameters[i * np + j];
     }
+    if (options.events) options.events->apply_at(options.t0, pd.data(), y.data());
     std::size_t output = 0;
     result = with_stepper<D>(model, method, options.events.get(), [&](auto& stepper) {
       return integrate(stepper, y.data(), pd.data(), options, [&](double t, const D* state) {

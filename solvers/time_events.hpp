@@ -78,6 +78,15 @@ class TimeEvents {
     for (std::size_t e : at_[k]) apply_event(events_[e], times_[k], p, y, values);
   }
 
+  // Applies the events at time t, if any happen then (at the start time, to the initial
+  // state); whether some did.
+  template <class T>
+  bool apply_at(double t, const T* p, T* y) const {
+    const std::size_t k = find(t);
+    if (k != npos) apply(k, p, y);
+    return k != npos;
+  }
+
   // lambda <- (dr/dy)ᵀ lambda and mu += (dr/dp)ᵀ lambda at y_before (the state before the
   // jump); `size` is the system's state count (>= the model's).
   template <class T>

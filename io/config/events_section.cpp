@@ -38,9 +38,7 @@ std::vector<double> event_times(const TomlSection& entry, double t0) {
   }
   for (double t : times) {
     if (!std::isfinite(t)) entry.fail("at", "must be finite");
-    if (t <= t0)
-      entry.fail("at", "an event at or before time.start (" + std::to_string(t0) +
-                           ") happens before the first step: put it in [initial]");
+    if (t < t0) entry.fail("at", "an event before time.start (" + std::to_string(t0) + ") never happens");
   }
   std::sort(times.begin(), times.end());
   return times;

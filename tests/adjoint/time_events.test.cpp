@@ -43,11 +43,12 @@ TimeEvent event(std::string name, std::vector<double> times,
   return e;
 }
 
-// Doses at 0.5, 6 and 12 (one a parameter-dependent amount), and a clearance of half the
-// gut at 6, declared after the dose there: it halves the dosed gut.
+// Doses at 0 (the start: it applies to the initial state), 0.5, 6, 12 and 18 (the end:
+// the terminal term sees it), of a parameter-dependent amount, and a clearance of half
+// the gut at 6, declared after the dose there: it halves the dosed gut.
 std::shared_ptr<const TimeEvents> doses() {
   return std::make_shared<const TimeEvents>(
-      std::vector<TimeEvent>{event("dose", {0.5, 6.0, 12.0}, {{"gut", "gut + F*dose"}}),
+      std::vector<TimeEvent>{event("dose", {0.0, 0.5, 6.0, 12.0, 18.0}, {{"gut", "gut + F*dose"}}),
                              event("purge", {6.0}, {{"gut", "gut/2"}, {"central", "central + 0.01*gut*ka"}})},
       kStates.size(), kParams.size());
 }
