@@ -58,6 +58,7 @@ void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const s
   result.diagnostics.stiffness = sweep.stiffness();
   if ((result.diagnostics.nonfinite = sweep.nonfinite())) {
     result.status = IntegrateStatus::non_finite_state;
+    name_event(problem, *result.diagnostics.nonfinite);
     result.message = result.diagnostics.nonfinite->describe();
   }
   add_stiffness_verdict(result, problem.method.name(), problem.integrate);

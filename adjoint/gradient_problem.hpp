@@ -79,6 +79,7 @@ struct NonFinite {
   std::string phase;
   std::size_t step = 0, component = 0;
   double time = 0.0;
+  std::string after = {};  // ", just after event 'dose'" where a jump made it (TimeEvents::just_after)
   // With the states' names, the component is named: a state, its adjoint, or (past the
   // states) the quadrature of the objective's running cost.
   std::string describe(const std::vector<std::string>& names = {}) const {
@@ -107,7 +108,7 @@ struct NonFinite {
       what << "the quadrature of the objective's integral";
     else
       what << "component " << component;
-    return what.str();
+    return what.str() + after;
   }
 };
 
@@ -153,6 +154,12 @@ struct GradientResult {
 };
 
 namespace detail {
+
+// Names the events a forward sweep's NaN came just after, if it did.
+template <Model M, class Obj>
+void name_event(const GradientProblem<M, Obj>& problem, NonFinite& at) {
+  if (problem.integrate.events && at.phase == "forward") at.after = problem.integrate.events->just_after(at.time);
+}
 
 // Shows a state of the forward sweep to the problem's forward observer (double only).
 template <class T, Model M, class Obj>

@@ -160,6 +160,7 @@ class GradientRun {
     if (solved.status != IntegrateStatus::non_finite_state) return;
     result_.diagnostics.nonfinite =
         NonFinite{"forward", solved.failed_step + 1, solved.failed_component, solved.failed_time};
+    name_event(problem_, *result_.diagnostics.nonfinite);
     result_.message = result_.diagnostics.nonfinite->describe();
   }
   // An option refused before the run: invalid, with what is wrong at its key.

@@ -206,6 +206,7 @@ class Integration {
     IntegrateResult result = finish(IntegrateStatus::non_finite_state, step.t, steps, what.str());
     if (!result.message.starts_with("Newton")) {  // the gradient's convention: the step that made it, its end
       what << " at step " << steps + 1 << ", t = " << step.t_next;
+      if (options_.events) what << options_.events->just_after(step.t_next);
       result.message = what.str();
     }
     result.failed_step = steps;

@@ -67,6 +67,15 @@ class TimeEvents {
     const auto it = std::lower_bound(times_.begin(), times_.end(), t);
     return it != times_.end() && *it == t ? std::size_t(it - times_.begin()) : npos;
   }
+  // Where a value went wrong at time t: ", just after event 'dose'" (every event at t),
+  // or "" when none happens then.
+  std::string just_after(double t) const {
+    const std::size_t k = find(t);
+    if (k == npos) return "";
+    std::string names;
+    for (std::size_t e : at_[k]) names += (names.empty() ? "'" : ", '") + events_[e].name + "'";
+    return ", just after event " + names;
+  }
   // The events that happen at times()[k], in the order they apply.
   const std::vector<std::size_t>& at(std::size_t k) const { return at_[k]; }
   static constexpr std::size_t npos = std::size_t(-1);

@@ -13,7 +13,7 @@ namespace backsweep::detail {
 namespace {
 
 // `at`: a number, an array of numbers, or {start, period, count}.
-std::vector<double> event_times(const TomlSection& entry, double t0) {
+std::vector<double> event_times(const TomlSection& entry, const IntegrateOptions& options) {
   if (!entry.has("at")) entry.fail("at", "is required: a time, a list of times or {start, period, count}");
   const toml::node& node = *entry.table().get("at");
   std::vector<double> times;
@@ -30,6 +30,8 @@ std::vector<double> event_times(const TomlSection& entry, double t0) {
     const std::size_t count = every.count("count", 0);
     if (!(period > 0.0) || !std::isfinite(period)) every.fail("period", "must be a finite number > 0");
     if (count == 0) every.fail("count", "must be at least 1");
+    if (count > options.max_steps)  // each event ends a step
+      every.fail("count", "must not exceed solver.max_steps (" + std::to_string(options.max_steps) + ")");
     for (std::size_t k = 0; k < count; ++k) times.push_back(start + double(k) * period);
   } else if (node.is_string()) {
     entry.fail("at", "an event time that depends on the parameters is not taken yet: give numbers");
@@ -38,7 +40,7 @@ std::vector<double> event_times(const TomlSection& entry, double t0) {
   }
   for (double t : times) {
     if (!std::isfinite(t)) entry.fail("at", "must be finite");
-    if (t < t0) entry.fail("at", "an event before time.start (" + std::to_string(t0) + ") never happens");
+    if (t < options.t0) entry.fail("at", "an event before time.start (" + std::to_string(options.t0) + ") never happens");
   }
   std::sort(times.begin(), times.end());
   return times;
@@ -70,7 +72,7 @@ std::vector<EventSpec> read_events(const TomlSection& root, const SimulateSpec& 
     if (event.name.find('/') != std::string::npos) entry.fail("name", "must not contain '/' (it names an HDF5 dataset)");
     for (const EventSpec& other : events)
       if (other.name == event.name) entry.fail("name", "names another event too: '" + event.name + "'");
-    event.times = event_times(entry, config.integrate.t0);
+    event.times = event_times(entry, config.integrate);
     const std::optional<TomlSection> set = entry.subsection("set");
     if (!set || set->table().empty()) entry.fail("set", "is required: { state = \"its value after the event\" }");
     for (auto&& [key, value] : set->table()) {

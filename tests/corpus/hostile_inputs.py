@@ -53,6 +53,8 @@ max_iterations = 20
 dir = "out"
 """  # 17 step, 19 estimate.name, 20 lower, 21 upper, 24 formula, 26 measurements, 28 starts, 29 max_iterations
 
+EVENT = '[[events]]\nname = "kick"\nat = 0.5\nset = { x = "x + 1" }\n'
+
 DATA = "observable,time,value,sigma\nobs_x,0.5,1.2,0.1\nobs_x,1.0,1.1,0.1\n"
 
 GRID = """\
@@ -286,6 +288,12 @@ CASES = [
     C("max_steps_fixed_refused_whole", S, 1, "max_steps = 5", "nothing was integrated", absent=("at step 0",), cfg=sub(BASE, "step = 0.01", "step = 0.01\nmax_steps = 5")),
     # The run and its files are done; only the copy of the results on stdout was lost.
     C("json_to_full_device", S + " --json", 1, "standard output", cfg=BASE, stdout="/dev/full", writes=True),
+    # [[events]] (issue 31): appended on lines 25-28.
+    C("event_unknown_state", S, 2, "cfg.toml:28:", "'events.set.z'", "unknown state", cfg=BASE + EVENT.replace("x =", "z =")),
+    C("event_time_nan", S, 2, "cfg.toml:27:", "'events.at'", "finite", cfg=BASE + EVENT.replace("at = 0.5", "at = nan")),
+    C("event_count_10e18", G, 2, "cfg.toml:27:", "'events.at.count'", "max_steps",
+      cfg=BASE + EVENT.replace("at = 0.5", "at = { start = 0.5, period = 1e-300, count = 1000000000000000000 }")),
+    C("event_jump_to_nan", G, 1, "non-finite", "t = 0.5, in state 'x', just after event 'kick'", cfg=BASE + EVENT.replace('"x + 1"', '"log(-x)"')),
 ]
 
 
