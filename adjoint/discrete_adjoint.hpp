@@ -35,16 +35,18 @@ template <class Sweep, class T, Model M, class Obj>
 void read_gradient(Sweep& sweep, const GradientProblem<M, Obj>& problem, const std::vector<T>& y0,
                    const std::vector<T>& p, GradientResult<T>& result) {
   const std::size_t n = state_size(problem.model);
-  const std::vector<T> before = initial_state_before_events(problem, y0, p);
-  std::vector<T> jumped(sweep.lambda(), sweep.lambda() + before.size());
-  if (const TimeEvents* events = problem.integrate.events.get()) {  // an event at t0: its transpose
+  const T* lambda = sweep.lambda();
+  std::vector<T> jumped;  // lambda_0 through the events at t0, where some happen
+  if (const TimeEvents* events = problem.integrate.events.get()) {
     if (const std::size_t k = events->find(problem.integrate.t0); k != TimeEvents::npos) {
+      const std::vector<T> before = initial_state_before_events(problem, y0, p);
       std::vector<T> mu(p.size(), T(0));
+      jumped.assign(lambda, lambda + before.size());
       events->reverse(k, before.size(), before.data(), p.data(), jumped.data(), mu.data());
       for (std::size_t j = 0; j < p.size(); ++j) sweep.add_parameter_gradient(j, mu[j]);
+      lambda = jumped.data();
     }
   }
-  const T* lambda = jumped.data();
   result.dJ_dy0.assign(lambda, lambda + n);
   if constexpr (Obj::has_initial) {
     const std::vector<T> grad = through_initial_state(problem.objective.initial, n, lambda, p);
