@@ -12,7 +12,7 @@ std::vector<EventRecord> event_records(const IntegrateOptions& options) {
   for (const TimeEvent& event : options.events->events()) {
     EventRecord& record = records.emplace_back(EventRecord{event.name, {}});
     for (double t : event.times)
-      if (t > options.t0 && t <= options.t1) record.times.push_back(t);
+      if (t >= options.t0 && t <= options.t1) record.times.push_back(t);  // one at t0 applies to y0
   }
   return records;
 }

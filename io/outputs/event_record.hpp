@@ -1,6 +1,6 @@
 #pragma once
 // The time events a run took, as outputs report them: by name, in declared order, the
-// times each happened at (those in (t0, t1]; a dose scheduled past the end did not).
+// times each happened at (those in [t0, t1]; a dose scheduled past the end did not).
 #include <string>
 #include <vector>
 
