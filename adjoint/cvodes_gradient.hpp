@@ -35,9 +35,9 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
   GradientDiagnostics& d = result.diagnostics;
   d.method = std::string(problem.method.name());
   d.schedule = "cvodes";
-  if (problem.integrate.events) {
+  if (problem.integrate.events && !problem.integrate.events->floating().empty()) {
     result.status = IntegrateStatus::invalid_options;
-    result.message = kCvodesTakesNoEvents;
+    result.message = kCvodesTakesNoMovingEvents;
     return result;
   }
   d.schedule_reason =
@@ -47,15 +47,8 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
   const std::vector<double> y = initial_state<double>(problem, y0, p);
   const std::size_t n = y.size();
   const double t0 = problem.integrate.t0, t1 = problem.integrate.t1;
+  const TimeEvents* events = problem.integrate.events.get();
 
-  // The stops: the observation times after t0, then t1; the terms at each.
-  std::vector<double> stops;
-  for (double t : problem.objective.observation_times)
-    if (t > t0 && t < t1) stops.push_back(t);
-  std::sort(stops.begin(), stops.end());
-  stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
-  stops.push_back(t1);
-  std::vector<std::vector<double>> states(stops.size());  // y at the stops with terms
   std::vector<double> grad_y(n_user), grad_p(np);
   ScalarGradient<double> scalar(n_user, np);
   double value = 0.0;
@@ -72,57 +65,115 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
       }
     }
   };
-
-  CvodesAdjointRequest request;
-  request.stops = stops;
-  if (problem.forward_observer) {
-    observe_forward(problem, t0, y.data());
-    request.outputs = stop_times(problem.integrate);
-    request.at_output = problem.forward_observer;
+  // Time events split the run into solves between them (restarted, as CVODES is forward):
+  // a forward pass keeps each one's start (after its jump), then each is solved and swept
+  // back from the last, its end seeded with the adjoint after the jump, taken back through it.
+  const std::vector<double> ends = segment_ends(problem.integrate);
+  std::vector<double> avoid = problem.objective.observation_times;
+  avoid.insert(avoid.end(), ends.begin(), ends.end());
+  const std::vector<double> all_monitor_times = monitor_times(t0, t1, avoid);
+  GrowthMonitor monitor(problem.monitor, t0, t1, all_monitor_times.size());
+  std::vector<std::vector<double>> starts{y};
+  const bool observed = bool(problem.forward_observer);
+  if (observed) observe_forward(problem, t0, y.data());
+  if (events) {  // (an event at t1 too: what the observer sees there is after it)
+    IntegrateOptions forward = problem.integrate;
+    forward.output_times = stop_times(problem.integrate);  // with the event times
+    std::vector<double> y_run = y;
+    const IntegrateResult ran = with_system(problem.model, problem.objective, [&](const auto& system) {
+      ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
+      return cvodes_integrate(ode, problem.method.sundials_bdf(), y_run.data(), forward, [&](double t, const double* state) {
+        if (starts.size() < ends.size() && t == ends[starts.size() - 1]) starts.emplace_back(state, state + n);
+        if (observed && t > t0) problem.forward_observer(t, state);
+      });
+    });
+    if (!ran.ok()) {
+      result.status = ran.status;
+      result.message = ran.message;
+      return result;
+    }
   }
-  request.at_stop = [&](std::size_t k, const double* state) {
-    if (Obj::has_observation && k + 1 < stops.size()) states[k].assign(state, state + n);
-  };
-  request.seed = [&](const double* y_end, double* lambda, double* mu) {
-    if constexpr (Obj::has_terminal) {
-      value += terminal_gradient(problem.objective.terminal, scalar, y_end, p.data(), grad_y.data(),
-                                 grad_p.data());
-      for (std::size_t i = 0; i < n_user; ++i) lambda[i] += grad_y[i];
-      for (std::size_t j = 0; j < np; ++j) mu[j] += grad_p[j];
-    }
-    if constexpr (Obj::has_running) {
-      value += y_end[n_user];
-      lambda[n_user] = 1.0;
-    }
-    observe(t1, y_end, lambda, mu);
-  };
-  request.jump = [&](std::size_t k, double* lambda, double* mu) {
-    observe(stops[k], states[k].data(), lambda, mu);
-  };
-  request.monitor_times = monitor_times(t0, t1, stops);
-  GrowthMonitor monitor(problem.monitor, t0, t1, request.monitor_times.size());
-  request.at_monitor = [&](double t, const double* lambda, const double* mu) {
-    monitor.record(t, lambda, n_user, [&] { return std::sqrt(squared_norm<CpuAlgebra>(np, mu)); });
-  };
 
-  std::vector<double> lambda, mu;
-  CvodesCounts counts;
+  std::vector<double> lambda, mu(np, 0.0), lambda_after, segment_mu;
   const bool bdf = problem.method.sundials_bdf();
-  const IntegrateResult solved = with_system(problem.model, problem.objective, [&](const auto& system) {
-    ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
-    return cvodes_adjoint(ode, bdf, y, problem.integrate, request, lambda, mu, &counts);
-  });
-  d.steps = counts.steps;
-  d.adjoint_steps = counts.backward_steps;
-  d.rhs_evaluations = counts.rhs_evaluations + counts.backward_rhs_evaluations;
-  d.slots = d.peak_slots = counts.checkpoints;
-  if (!solved.ok()) {
-    result.status = solved.status;
-    result.message = solved.message;
-    return result;
+  for (std::size_t s = ends.size(); s-- > 0;) {
+    const double from = s ? ends[s - 1] : t0, to = ends[s];
+    IntegrateOptions options = problem.integrate;
+    options.events = nullptr;
+    options.t0 = from;
+    options.t1 = to;
+    options.output_times.clear();  // the forward observer's are request.outputs
+    // The stops: the observation times inside, then the end; the terms at each.
+    std::vector<double> stops;
+    for (double t : problem.objective.observation_times)
+      if (t > from && t < to) stops.push_back(t);
+    std::sort(stops.begin(), stops.end());
+    stops.erase(std::unique(stops.begin(), stops.end()), stops.end());
+    stops.push_back(to);
+    std::vector<std::vector<double>> states(stops.size());  // y at the stops with terms
+    CvodesAdjointRequest request;
+    request.stops = stops;
+    if (observed && !events) {
+      request.outputs = stop_times(problem.integrate);
+      request.at_output = problem.forward_observer;
+    }
+    request.at_stop = [&](std::size_t k, const double* state) {
+      if (Obj::has_observation && k + 1 < stops.size()) states[k].assign(state, state + n);
+    };
+    request.seed = [&](const double* y_end, double* lambda_end, double* mu_end) {
+      std::vector<double> after(y_end, y_end + n);  // the state after the jump at the end, if any
+      const std::size_t jump = events ? events->find(to) : TimeEvents::npos;
+      if (jump != TimeEvents::npos) events->apply(jump, p.data(), after.data());
+      if (to == t1) {
+        if constexpr (Obj::has_terminal) {
+          value += terminal_gradient(problem.objective.terminal, scalar, after.data(), p.data(), grad_y.data(),
+                                     grad_p.data());
+          for (std::size_t i = 0; i < n_user; ++i) lambda_end[i] += grad_y[i];
+          for (std::size_t j = 0; j < np; ++j) mu_end[j] += grad_p[j];
+        }
+        if constexpr (Obj::has_running) {
+          value += after[n_user];
+          lambda_end[n_user] = 1.0;
+        }
+      } else {
+        std::copy(lambda_after.begin(), lambda_after.end(), lambda_end);
+      }
+      observe(to, after.data(), lambda_end, mu_end);
+      if (jump != TimeEvents::npos) events->reverse(jump, n, y_end, p.data(), lambda_end, mu_end);
+    };
+    request.jump = [&](std::size_t k, double* lambda_k, double* mu_k) { observe(stops[k], states[k].data(), lambda_k, mu_k); };
+    for (double t : all_monitor_times)
+      if (t > from && t < to) request.monitor_times.push_back(t);
+    request.at_monitor = [&](double t, const double* lambda_t, const double* mu_t) {
+      monitor.record(t, lambda_t, n_user, [&] {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < np; ++j) sum += (mu[j] + mu_t[j]) * (mu[j] + mu_t[j]);
+        return std::sqrt(sum);
+      });
+    };
+    CvodesCounts read;
+    const IntegrateResult solved = with_system(problem.model, problem.objective, [&](const auto& system) {
+      ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
+      return cvodes_adjoint(ode, bdf, starts[s], options, request, lambda, segment_mu, &read);
+    });
+    d.steps += read.steps;
+    d.adjoint_steps += read.backward_steps;
+    d.rhs_evaluations += read.rhs_evaluations + read.backward_rhs_evaluations;
+    d.slots = d.peak_slots = std::max(d.peak_slots, read.checkpoints);
+    if (!solved.ok()) {
+      result.status = solved.status;
+      result.message = solved.message;
+      return result;
+    }
+    for (std::size_t j = 0; j < np; ++j) mu[j] += segment_mu[j];
+    lambda_after = lambda;
   }
   d.monitor = monitor.report();
   observe(t0, y.data(), lambda.data(), mu.data());  // terms at t0: no backward time
+  if (const std::size_t k = events ? events->find(t0) : TimeEvents::npos; k != TimeEvents::npos) {
+    const std::vector<double> before = initial_state_before_events(problem, y0, p);
+    events->reverse(k, n, before.data(), p.data(), lambda.data(), mu.data());
+  }
   if constexpr (Obj::has_initial) {
     const std::vector<double> grad =
         through_initial_state(problem.objective.initial, n_user, lambda.data(), p);
@@ -148,11 +199,6 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
   GradientResult<double> result;
   GradientDiagnostics& d = result.diagnostics;
   d.method = std::string(problem.method.name());
-  if (problem.integrate.events) {
-    result.status = IntegrateStatus::invalid_options;
-    result.message = kCvodesTakesNoEvents;
-    return result;
-  }
   const std::vector<double>& p = problem.p;
   const std::size_t n_user = state_size(problem.model), np = p.size(), m = np + n_user;
   const double t0 = problem.integrate.t0, t1 = problem.integrate.t1;

@@ -9,6 +9,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/fit_command.hpp"
 #include "apps/gradient_report.hpp"
+#include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/progress_display.hpp"
 #include "apps/results_stream.hpp"
@@ -64,6 +65,7 @@ int run_gradient(const std::string& config_path, bool json) {
   }
 
   const GradientOutput record = gradient_record(config, result, monitor.tolerance, device_kernels);
+  note_unreached_events(record.events);
   print_gradient(record, std::string(sim.method.name()), results_stream(json));
   if (const auto& report = result.diagnostics.monitor;
       report && report->verdict != GrowthVerdict::stable)

@@ -1,6 +1,7 @@
 #pragma once
 // Numbers and records as JSON.
 #include <cmath>
+#include <iostream>
 #include <string>
 #include <variant>
 #include <vector>
@@ -39,6 +40,14 @@ inline nlohmann::json events_json(const std::vector<EventRecord>& events) {
   nlohmann::json list = nlohmann::json::array();
   for (const EventRecord& event : events) list.push_back({{"name", event.name}, {"times", event.times}});
   return list;
+}
+
+// Events at moving times the run never reached: said, not an error.
+inline void note_unreached_events(const std::vector<EventRecord>& events) {
+  for (const EventRecord& event : events)
+    if (event.moving && event.times.empty())
+      std::cerr << "note: event '" << event.name
+                << "' never happened (its condition never crossed 0, or its time fell outside the run)\n";
 }
 
 }  // namespace backsweep::apps

@@ -60,6 +60,8 @@ int run_simulate(const std::string& config_path, bool json) {
     return kExitRunFailed;
   }
 
+  trajectory.events = event_records(config.integrate);  // with those the run found
+  note_unreached_events(trajectory.events);
   const GridLayout* fields = config.fields();
   try {
     OutputSet outputs(config.output_dir);

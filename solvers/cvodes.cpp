@@ -28,13 +28,9 @@ int sensitivity_rhs(int count, realtype t, N_Vector y, N_Vector, N_Vector* s, N_
   });
 }
 
-}  // namespace
-
-IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const IntegrateOptions& options,
-                                 const std::function<void(double, const double*)>& observer,
-                                 CvodesCounts* counts) {
-  if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
-  if (options.events) return {IntegrateStatus::invalid_options, kCvodesTakesNoEvents};
+// One solve from options.t0 to options.t1, no events.
+IntegrateResult integrate_segment(OdeSystem& system, bool bdf, double* y, const IntegrateOptions& options,
+                                  const std::function<void(double, const double*)>& observer, CvodesCounts* counts) {
   const std::size_t n = system.size();
   SundialsContext context;
   Vector state(n, context.ctx);
@@ -75,12 +71,11 @@ IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const I
   return result;
 }
 
-IntegrateResult cvodes_sensitivities(OdeSystem& system, bool bdf, double* y,
-                                     const SensitivityDirections& directions, const IntegrateOptions& options,
-                                     const std::function<void(double, const double*, const double*)>& observer,
-                                     CvodesCounts* counts) {
-  if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
-  if (options.events) return {IntegrateStatus::invalid_options, kCvodesTakesNoEvents};
+// One sensitivity solve from options.t0 to options.t1, no events.
+IntegrateResult sensitivities_segment(OdeSystem& system, bool bdf, double* y, const SensitivityDirections& directions,
+                                      const IntegrateOptions& options,
+                                      const std::function<void(double, const double*, const double*)>& observer,
+                                      CvodesCounts* counts) {
   const std::size_t n = system.size(), m = directions.count;
   if (m == 0 || directions.initial.size() != m * n || directions.parameters.size() != m * system.param_size())
     return {IntegrateStatus::invalid_options, "sensitivity directions do not match the system"};
@@ -124,6 +119,104 @@ IntegrateResult cvodes_sensitivities(OdeSystem& system, bool bdf, double* y,
   result.rhs_evaluations = read.rhs_evaluations;
   if (result.ok()) result.t = t;
   if (counts) *counts = read;
+  return result;
+}
+
+void add_counts(const CvodesCounts& segment, CvodesCounts& total) {
+  total.steps += segment.steps;
+  total.rhs_evaluations += segment.rhs_evaluations;
+  total.jacobian_evaluations += segment.jacobian_evaluations;
+}
+
+// The options of the segment from `from` to `to`: its output times, and `to` (where it
+// stops) where there are outputs.
+IntegrateOptions segment_options(const IntegrateOptions& options, double from, double to) {
+  IntegrateOptions segment = options;
+  segment.events = nullptr;
+  segment.t0 = from;
+  segment.t1 = to;
+  if (options.output_times.empty()) return segment;
+  segment.output_times.clear();
+  for (double t : options.output_times)
+    if (t > from && t < to) segment.output_times.push_back(t);
+  segment.output_times.push_back(to);
+  return segment;
+}
+
+bool is_output(const IntegrateOptions& options, double t) {
+  return options.output_times.empty() || std::find(options.output_times.begin(), options.output_times.end(), t) !=
+                                               options.output_times.end();
+}
+
+}  // namespace
+
+IntegrateResult cvodes_integrate(OdeSystem& system, bool bdf, double* y, const IntegrateOptions& options,
+                                 const std::function<void(double, const double*)>& observer,
+                                 CvodesCounts* counts) {
+  if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
+  if (!options.events) return integrate_segment(system, bdf, y, options, observer, counts);
+  if (!options.events->floating().empty()) return {IntegrateStatus::invalid_options, kCvodesTakesNoMovingEvents};
+  // A fresh solve between event times (a restart, as CVODES' history does not hold
+  // across a jump), the jump between; what an event time shows is after its jump.
+  const TimeEvents& events = *options.events;
+  const std::vector<double> ends = segment_ends(options);
+  CvodesCounts total;
+  IntegrateResult result;
+  for (std::size_t k = 0; k < ends.size() && result.ok(); ++k) {
+    const IntegrateOptions segment = segment_options(options, k ? ends[k - 1] : options.t0, ends[k]);
+    const bool jumps = events.find(ends[k]) != TimeEvents::npos;
+    CvodesCounts read;
+    result = integrate_segment(system, bdf, y, segment, [&](double t, const double* state) {
+      if ((k > 0 && t == segment.t0) || (t == segment.t1 && (jumps || !is_output(options, t)))) return;
+      observer(t, state);
+    }, &read);
+    add_counts(read, total);
+    if (result.ok() && events.apply_at(ends[k], system.parameters(), y) && is_output(options, ends[k]))
+      observer(ends[k], y);
+  }
+  result.steps = total.steps;
+  result.rhs_evaluations = total.rhs_evaluations;
+  if (counts) *counts = total;
+  return result;
+}
+
+IntegrateResult cvodes_sensitivities(OdeSystem& system, bool bdf, double* y,
+                                     const SensitivityDirections& directions, const IntegrateOptions& options,
+                                     const std::function<void(double, const double*, const double*)>& observer,
+                                     CvodesCounts* counts) {
+  if (auto why = options.invalid_reason(true)) return {IntegrateStatus::invalid_options, *why};
+  const std::size_t n = system.size(), m = directions.count;
+  if (m == 0 || directions.initial.size() != m * n || directions.parameters.size() != m * system.param_size())
+    return {IntegrateStatus::invalid_options, "sensitivity directions do not match the system"};
+  if (!options.events) return sensitivities_segment(system, bdf, y, directions, options, observer, counts);
+  if (!options.events->floating().empty()) return {IntegrateStatus::invalid_options, kCvodesTakesNoMovingEvents};
+  // As cvodes_integrate, the sensitivities jumping with the state: s+ = r_y s- + r_p dp,
+  // on Dual lanes through the events' own expressions.
+  const TimeEvents& events = *options.events;
+  const std::vector<double> ends = segment_ends(options);
+  SensitivityDirections start = directions;
+  std::vector<double> s(m * n);
+  CvodesCounts total;
+  IntegrateResult result;
+  for (std::size_t k = 0; k < ends.size() && result.ok(); ++k) {
+    IntegrateOptions segment = segment_options(options, k ? ends[k - 1] : options.t0, ends[k]);
+    if (segment.output_times.empty()) segment.output_times.push_back(ends[k]);  // where s is read
+    const bool jumps = events.find(ends[k]) != TimeEvents::npos;
+    CvodesCounts read;
+    result = sensitivities_segment(system, bdf, y, start, segment, [&](double t, const double* state, const double* sens) {
+      if (t == segment.t1) std::copy(sens, sens + m * n, s.begin());
+      if (t == segment.t1 && (jumps || !is_output(options, t))) return;
+      observer(t, state, sens);
+    }, &read);
+    add_counts(read, total);
+    if (!result.ok() || !jumps) continue;
+    events.apply_at(ends[k], n, system.parameters(), m, directions.parameters.data(), y, s.data());
+    start.initial = s;
+    if (is_output(options, ends[k])) observer(ends[k], y, s.data());
+  }
+  result.steps = total.steps;
+  result.rhs_evaluations = total.rhs_evaluations;
+  if (counts) *counts = total;
   return result;
 }
 

@@ -20,6 +20,7 @@
 #include "models/sparse_jacobian.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/integrate_options.hpp"
+#include "solvers/time_events.hpp"
 
 namespace backsweep {
 
@@ -33,6 +34,7 @@ class OdeSystem {
   virtual void jacobian(double t, const double* y, double* dfdy) = 0;  // row-major n x n
   // vjp_y = lambdaᵀ df/dy, vjp_p = lambdaᵀ df/dp.
   virtual void vjp(double t, const double* y, const double* lambda, double* vjp_y, double* vjp_p) = 0;
+  virtual const double* parameters() const = 0;  // the bound p (events' jumps read it)
   // Directional derivatives for `count` directions (v_y: count x n, v_p: count x n_param,
   // out: count x n): out_k = df/dy v_y,k + df/dp v_p,k.
   virtual void jvp(double t, const double* y, std::size_t count, const double* v_y, const double* v_p,
@@ -72,6 +74,7 @@ class ModelSystem final : public OdeSystem {
   }
   std::size_t size() const override { return n_; }
   std::size_t param_size() const override { return np_; }
+  const double* parameters() const override { return p_; }
   void rhs(double t, const double* y, double* dydt) override { model_(t, y, p_, dydt); }
   void jacobian(double t, const double* y, double* dfdy) override { derivatives_.jacobian(t, y, p_, dfdy); }
   void vjp(double t, const double* y, const double* lambda, double* vjp_y, double* vjp_p) override {
@@ -125,9 +128,21 @@ struct CvodesCounts {
   std::size_t backward_steps = 0, backward_rhs_evaluations = 0, checkpoints = 0;
 };
 
-// Why a SUNDIALS method refuses a run with time events (it would need a restart at each).
-inline constexpr const char* kCvodesTakesNoEvents =
-    "time events are taken by backsweep's own methods only, not yet by CVODES: take e.g. sdirk4, esdirk3 or dopri5";
+// CVODES takes events at given times by a restart at each (a fresh solve between them);
+// events at moving times need a backsweep method, whose adjoint carries their dependence.
+inline constexpr const char* kCvodesTakesNoMovingEvents =
+    "events at moving times (at an expression, or when) are taken by backsweep's own methods only, not by "
+    "CVODES (its root finding has no adjoint here): take e.g. sdirk4, esdirk3 or dopri5";
+
+// The ends of the solves between events: the event times in (t0, t1), then t1.
+inline std::vector<double> segment_ends(const IntegrateOptions& options) {
+  std::vector<double> ends;
+  if (options.events)
+    for (double t : options.events->times())
+      if (t > options.t0 && t < options.t1) ends.push_back(t);
+  ends.push_back(options.t1);
+  return ends;
+}
 
 // y from options.t0 to options.t1 (in place), `observer(t, y)` at the output times, or
 // after every step when there are none; the options' rtol, atol and max_steps apply.

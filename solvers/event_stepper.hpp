@@ -8,10 +8,16 @@
 //     jump (one step more per event, counted); a step record keeps it instead.
 //   - After a jump the next step starts afresh: a first-same-as-last slope carried from
 //     the state before the jump would be wrong.
+//   - Events at moving times (floating_events.hpp) need a second stepper, Sub, of the same
+//     method on RescaledTime<the model>: with some, it takes every step, in pieces, and the
+//     reverse retakes the step from y_n (with which every record starts).
 #include <algorithm>
 #include <cstddef>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
+#include "solvers/floating_events.hpp"
 #include "solvers/stepper.hpp"
 #include "solvers/time_events.hpp"
 
@@ -25,17 +31,30 @@ template <class S>
 struct ModelTypeOf<S> {
   using model_type = typename S::model_type;
 };
+
+template <class Sub>
+struct FloatingOf {
+  using type = std::optional<FloatingEvents<Sub>>;
+};
+template <>
+struct FloatingOf<void> {
+  using type = std::optional<int>;  // never engaged
+};
 }  // namespace detail
 
-template <Stepper S>
+template <Stepper S, class Sub = void>
 class EventStepper : public detail::ModelTypeOf<S> {
  public:
   using scalar_type = typename S::scalar_type;
   using algebra_type = typename S::algebra_type;
   using T = scalar_type;
 
-  // events may be null (no events); both must outlive the stepper.
-  EventStepper(S& inner, const TimeEvents* events) : inner_(inner), events_(events) {}
+  // events may be null (no events); sub is needed where some move (else null). All must
+  // outlive the stepper.
+  EventStepper(S& inner, const TimeEvents* events, Sub* sub = nullptr) : inner_(inner), events_(events) {
+    if constexpr (kMoves)
+      if (sub && events && !events->floating().empty()) floating_.emplace(*sub, *events);
+  }
 
   StepperTraits traits() const { return inner_.traits(); }
   decltype(auto) model() const { return inner_.model(); }
@@ -47,11 +66,16 @@ class EventStepper : public detail::ModelTypeOf<S> {
   }
 
   BACKSWEEP_INLINE void step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error = nullptr) {
-    inner_.step(step, y, p, y_next, error);
-    jumped_ = false;
-    if (!events_) [[likely]]
-      return;
-    const std::size_t k = events_->find(step.t_next);
+    if (moving()) {
+      if (record_) std::copy(y, y + state_size(), record_);  // a record starts with y_n, as the sweep reads it
+      if constexpr (kMoves) jumped_ = floating_->step(step, y, p, y_next, error);
+    } else {
+      inner_.step(step, y, p, y_next, error);
+      jumped_ = false;
+      if (!events_) [[likely]]
+        return;
+    }
+    const std::size_t k = event_at(step);
     if (k == TimeEvents::npos) return;
     if (record_) std::copy(y_next, y_next + state_size(), record_ + inner_record_size());
     events_->apply(k, p, y_next);
@@ -64,25 +88,41 @@ class EventStepper : public detail::ModelTypeOf<S> {
   void reject() { inner_.reject(); }
   void restart() { inner_.restart(); }
   void evaluate(double t, const T* y, const T* p, T* dydt) { inner_.evaluate(t, y, p, dydt); }
-  std::size_t rhs_evaluations() const { return inner_.rhs_evaluations(); }
+  // (with events at moving times, the steps' are the rescaled stepper's)
+  std::size_t rhs_evaluations() const {
+    if constexpr (kMoves)
+      if (moving()) return inner_.rhs_evaluations() + floating_->sub().rhs_evaluations();
+    return inner_.rhs_evaluations();
+  }
 
   void reverse(const StepInterval& step, const T* y, const T* p, T* lambda, T* mu)
     requires ReversibleStepper<S>
   {
+    const auto reverse_step = [&](T* l, T* m) {
+      if constexpr (kMoves)
+        if (moving()) return floating_->reverse(step, y, p, l, m);
+      inner_.reverse(step, y, p, l, m);
+    };
     const std::size_t k = event_at(step);
-    if (k == TimeEvents::npos) return inner_.reverse(step, y, p, lambda, mu);
+    if (k == TimeEvents::npos) return reverse_step(lambda, mu);
     before_.resize(state_size());
-    inner_record_to(nullptr);  // the retaken step is not recorded
-    inner_.restart();
-    inner_.step(step, y, p, before_.data());
-    inner_.restart();
-    inner_record_to(record_);
-    reverse_through(k, before_.data(), p, lambda, mu, [&](T* l, T* m) { inner_.reverse(step, y, p, l, m); });
+    if (moving()) {
+      if constexpr (kMoves) floating_->step(step, y, p, before_.data(), nullptr);
+    } else {
+      inner_record_to(nullptr);  // the retaken step is not recorded
+      inner_.restart();
+      inner_.step(step, y, p, before_.data());
+      inner_.restart();
+      inner_record_to(record_);
+    }
+    reverse_through(k, before_.data(), p, lambda, mu, reverse_step);
   }
 
   std::size_t vjp_evaluations() const
     requires ReversibleStepper<S>
   {
+    if constexpr (kMoves)
+      if (moving()) return inner_.vjp_evaluations() + floating_->sub().vjp_evaluations();
     return inner_.vjp_evaluations();
   }
   auto vjp_method() const
@@ -93,6 +133,8 @@ class EventStepper : public detail::ModelTypeOf<S> {
   bool newton_failed() const
     requires requires(const S& s) { s.newton_failed(); }
   {
+    if constexpr (kMoves)
+      if (moving()) return floating_->sub().newton_failed();
     return inner_.newton_failed();
   }
 
@@ -111,6 +153,7 @@ class EventStepper : public detail::ModelTypeOf<S> {
   void reverse_recorded(const StepInterval& step, const T* record, const T* p, T* lambda, T* mu)
     requires RecordingStepper<S>
   {
+    if (moving()) return reverse(step, record, p, lambda, mu);
     const std::size_t k = event_at(step);
     if (k == TimeEvents::npos) return inner_.reverse_recorded(step, record, p, lambda, mu);
     reverse_through(k, record + inner_.record_size(), p, lambda, mu,
@@ -118,8 +161,14 @@ class EventStepper : public detail::ModelTypeOf<S> {
   }
 
  private:
+  static constexpr bool kMoves = !std::is_void_v<Sub>;
+  bool moving() const { return floating_.has_value(); }
+  // The fixed-time event at the end of `step`, unless a terminal event came first.
   std::size_t event_at(const StepInterval& step) const {
-    return events_ ? events_->find(step.t_next) : TimeEvents::npos;
+    if (!events_) return TimeEvents::npos;
+    if constexpr (kMoves)
+      if (moving() && floating_->ended_by(step.t_next)) return TimeEvents::npos;
+    return events_->find(step.t_next);
   }
   std::size_t inner_record_size() const {
     if constexpr (RecordingStepper<S>) return inner_.record_size();
@@ -144,6 +193,7 @@ class EventStepper : public detail::ModelTypeOf<S> {
   T* record_ = nullptr;
   bool jumped_ = false;
   std::vector<T> before_, jump_mu_;
+  typename detail::FloatingOf<Sub>::type floating_;
 };
 
 }  // namespace backsweep

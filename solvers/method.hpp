@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "models/model.hpp"
+#include "models/rescaled_time.hpp"
 #include "solvers/algebra.hpp"
 #include "solvers/butcher_tableau.hpp"
 #include "solvers/dirk_tableaux.hpp"
@@ -94,7 +95,8 @@ constexpr const Method* find_method(std::string_view name) {
 
 // Calls f(stepper) with a stepper of `method` for `model` on scalar T and algebra A, and
 // returns what f returns. On the host the stepper applies `events` (none when null) at
-// the end of the steps that land on their times (event_stepper.hpp).
+// the end of the steps that land on their times, and takes the steps that hold events at
+// moving times in pieces (event_stepper.hpp).
 // The SUNDIALS methods have no stepper: asking for one is an std::invalid_argument.
 template <class T, Algebra A = CpuAlgebra, Model M, class F>
 decltype(auto) with_stepper(const M& model, const Method& method, const TimeEvents* events, F&& f) {
@@ -102,16 +104,37 @@ decltype(auto) with_stepper(const M& model, const Method& method, const TimeEven
     throw std::invalid_argument(std::string(method.name()) +
                                 " is integrated by SUNDIALS: this needs a backsweep method (e.g. sdirk4)");
   if constexpr (host_vectors<A>) {
-    const auto with_events = [&](auto& stepper) -> decltype(auto) {
-      EventStepper<std::remove_reference_t<decltype(stepper)>> event_stepper(stepper, events);
+    if (!events || events->floating().empty()) {
+      const auto plain = [&](auto& stepper) -> decltype(auto) {
+        EventStepper<std::remove_reference_t<decltype(stepper)>> event_stepper(stepper, events);
+        return f(event_stepper);
+      };
+      if (method.implicit()) {
+        ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
+        return plain(stepper);
+      }
+      ExplicitRK<M, T, A> stepper(model, *method.tableau);
+      return plain(stepper);
+    }
+    // Events at moving times take the steps with the same method on the model in rescaled
+    // time (floating_events.hpp).
+    const RescaledTime<M> rescaled(model);
+    const auto with_events = [&](auto& stepper, auto& sub) -> decltype(auto) {
+      using Inner = std::remove_reference_t<decltype(stepper)>;
+      using Sub = std::remove_reference_t<decltype(sub)>;
+      EventStepper<Inner, Sub> event_stepper(stepper, events, &sub);
       return f(event_stepper);
     };
     if (method.implicit()) {
+      NewtonOptions newton = method.newton;
+      newton.linear_solver = LinearSolver::automatic;  // the rescaled model declares no sparsity
       ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
-      return with_events(stepper);
+      ImplicitRK<RescaledTime<M>, T, A> sub(rescaled, *method.tableau, newton);
+      return with_events(stepper, sub);
     }
     ExplicitRK<M, T, A> stepper(model, *method.tableau);
-    return with_events(stepper);
+    ExplicitRK<RescaledTime<M>, T, A> sub(rescaled, *method.tableau);
+    return with_events(stepper, sub);
   } else {
     // Newton's linear solves and the events' jumps are host code.
     if (method.implicit())

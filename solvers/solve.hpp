@@ -20,11 +20,11 @@ namespace backsweep {
 template <Model M, class Observer>
 IntegrateResult solve_forward(const M& model, const Method& method, double* y, const double* p,
                               const IntegrateOptions& options, Observer&& observer) {
+  if (options.events) options.events->apply_at(options.t0, p, y);  // an event at the start
   if (method.is_sundials()) {
     ModelSystem system(model, p, method.newton.linear_solver);
     return cvodes_integrate(system, method.sundials_bdf(), y, options, observer);
   }
-  if (options.events) options.events->apply_at(options.t0, p, y);  // an event at the start
   return with_stepper<double>(model, method, options.events.get(), [&](auto& stepper) {
     return integrate(stepper, y, p, options, observer);
   });
@@ -36,7 +36,7 @@ template <Model M, class Observer, class OnStep>
 IntegrateResult solve_forward(const M& model, const Method& method, double* y, const double* p,
                               const IntegrateOptions& options, Observer&& observer, OnStep&& on_step) {
   if (method.is_sundials()) return solve_forward(model, method, y, p, options, observer);
-  if (options.events) options.events->apply_at(options.t0, p, y);
+  if (options.events) options.events->apply_at(options.t0, p, y);  // an event at the start
   return with_stepper<double>(model, method, options.events.get(), [&](auto& stepper) {
     return integrate(stepper, y, p, options, observer, on_step);
   });
@@ -53,9 +53,12 @@ IntegrateResult solve_sensitivities(const M& model, const Method& method, const 
   const std::size_t n = state_size(model), np = param_size(model), q = directions.count;
   if (method.is_sundials()) {
     std::vector<double> y(y0, y0 + n);
-    observer(options.t0, y.data(), directions.initial.data());
+    SensitivityDirections jumped = directions;  // through the events at the start
+    if (options.events)
+      options.events->apply_at(options.t0, n, p, q, directions.parameters.data(), y.data(), jumped.initial.data());
+    observer(options.t0, y.data(), jumped.initial.data());
     ModelSystem system(model, p, method.newton.linear_solver);
-    return cvodes_sensitivities(system, method.sundials_bdf(), y.data(), directions, options, observer);
+    return cvodes_sensitivities(system, method.sundials_bdf(), y.data(), jumped, options, observer);
   }
   using D = Dual<double, kDerivativeLanes>;
   std::vector<double> times, states, slopes;  // per output: t, n states, q x n slopes

@@ -9,11 +9,14 @@
 // assignment's gradient by reverse mode, the events at one time undone last first.
 #include <algorithm>
 #include <cstddef>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "models/dual.hpp"
 #include "models/expression.hpp"
 
 namespace backsweep {
@@ -23,12 +26,27 @@ namespace backsweep {
 struct StateAssignment {
   std::size_t state;
   Expression value;
+  std::string name = {};  // the state's, for messages
 };
 
 struct TimeEvent {
   std::string name;
   std::vector<double> times;  // any order; a time listed twice happens twice
   std::vector<StateAssignment> set;
+  // An event whose time moves with the parameters or the state (floating_events.hpp) has
+  // no `times` but one of: a time that is an expression of the parameters (once), or a
+  // condition g(t, y, p) crossing 0 in `direction` (+1 up, -1 down, 0 either).
+  std::optional<Expression> at = {};
+  std::optional<Expression> when = {};
+  int direction = 0;
+  bool terminal = false;  // the run ends there: the state holds from then on
+  bool floating() const { return at || when; }
+};
+
+// A floating event that happened: which, and when.
+struct EventOccurrence {
+  std::size_t event;
+  double t;
 };
 
 class TimeEvents {
@@ -45,6 +63,11 @@ class TimeEvents {
         if (a.state >= n_ || set[a.state])
           throw std::invalid_argument("event '" + events_[e].name + "' sets a state twice or one the model lacks");
         set[a.state] = true;
+      }
+      if (events_[e].floating()) {
+        if (!events_[e].times.empty())
+          throw std::invalid_argument("event '" + events_[e].name + "' has both times and a moving time");
+        floating_.push_back(e);
       }
       for (double t : events_[e].times) occurrences.emplace_back(t, e);
     }
@@ -83,8 +106,7 @@ class TimeEvents {
   // y <- r(y): the events at times()[k], in order.
   template <class T>
   void apply(std::size_t k, const T* p, T* y) const {
-    std::vector<T> values;
-    for (std::size_t e : at_[k]) apply_event(events_[e], times_[k], p, y, values);
+    for (std::size_t e : at_[k]) apply_one(e, T(times_[k]), p, y);
   }
 
   // Applies the events at time t, if any happen then (at the start time, to the initial
@@ -96,49 +118,104 @@ class TimeEvents {
     return k != npos;
   }
 
+  // The same for y (`size` states) and m sensitivity rows s (m x size) of directions whose
+  // parameter rows are dp (m x np): s <- r_y s + r_p dp, on Dual lanes.
+  bool apply_at(double t, std::size_t size, const double* p, std::size_t m, const double* dp, double* y,
+                double* s) const {
+    const std::size_t k = find(t);
+    if (k == npos) return false;
+    using D = Dual<double, 8>;
+    std::vector<D> yd(size), pd(np_);
+    const std::vector<double> before(y, y + size);
+    for (std::size_t first = 0; first < std::max<std::size_t>(m, 1); first += D::lanes) {
+      const std::size_t width = std::min<std::size_t>(D::lanes, m - std::min(m, first));
+      for (std::size_t i = 0; i < size; ++i) {
+        yd[i] = D(before[i]);
+        for (std::size_t l = 0; l < width; ++l) yd[i].d[l] = s[(first + l) * size + i];
+      }
+      for (std::size_t j = 0; j < np_; ++j) {
+        pd[j] = D(p[j]);
+        for (std::size_t l = 0; l < width; ++l) pd[j].d[l] = dp[(first + l) * np_ + j];
+      }
+      apply(k, pd.data(), yd.data());
+      for (std::size_t i = 0; i < size; ++i) {
+        y[i] = yd[i].v;
+        for (std::size_t l = 0; l < width; ++l) s[(first + l) * size + i] = yd[i].d[l];
+      }
+    }
+    return true;
+  }
+
   // lambda <- (dr/dy)ᵀ lambda and mu += (dr/dp)ᵀ lambda at y_before (the state before the
   // jump); `size` is the system's state count (>= the model's).
   template <class T>
   void reverse(std::size_t k, std::size_t size, const T* y_before, const T* p, T* lambda, T* mu) const {
     const std::vector<std::size_t>& order = at_[k];
+    const T t(times_[k]);
     // The state before each event at this time (the first is y_before).
     std::vector<std::vector<T>> before(order.size(), std::vector<T>(y_before, y_before + size));
-    std::vector<T> values;
     for (std::size_t i = 1; i < order.size(); ++i) {
       before[i] = before[i - 1];
-      apply_event(events_[order[i - 1]], times_[k], p, before[i].data(), values);
+      apply_one(order[i - 1], t, p, before[i].data());
     }
-    std::vector<T> dy(n_), dp(np_), tape, out(size);
-    for (std::size_t i = order.size(); i-- > 0;) {
-      const TimeEvent& event = events_[order[i]];
-      const T t(times_[k]);
-      const T* segments[] = {&t, before[i].data(), p};
-      T* gradients[] = {nullptr, dy.data(), dp.data()};
-      std::copy(lambda, lambda + size, out.begin());
-      for (const StateAssignment& a : event.set) out[a.state] = T(0);  // overwritten: lambda+ does not pass
-      for (const StateAssignment& a : event.set) {
-        a.value.gradient(segments, gradients, tape);
-        for (std::size_t j = 0; j < n_; ++j) out[j] += lambda[a.state] * dy[j];
-        for (std::size_t j = 0; j < np_; ++j) mu[j] += lambda[a.state] * dp[j];
-      }
-      std::copy(out.begin(), out.end(), lambda);
-    }
+    for (std::size_t i = order.size(); i-- > 0;) reverse_one(order[i], t, size, before[i].data(), p, lambda, mu);
   }
 
- private:
+  // Event e alone, at time t: y <- r_e(t, y, p).
   template <class T>
-  static void apply_event(const TimeEvent& event, double time, const T* p, T* y, std::vector<T>& values) {
-    const T t(time);
-    values.resize(event.set.size());
+  void apply_one(std::size_t e, T t, const T* p, T* y) const {
+    const TimeEvent& event = events_[e];
+    std::vector<T> values(event.set.size());
     const T* segments[] = {&t, y, p};
     for (std::size_t a = 0; a < event.set.size(); ++a) values[a] = event.set[a].value.evaluate_segments(segments);
     for (std::size_t a = 0; a < event.set.size(); ++a) y[event.set[a].state] = values[a];
   }
 
+  // Its transpose at y_before: lambda <- (dr/dy)ᵀ lambda, mu += (dr/dp)ᵀ lambda, and, given
+  // t_bar, t_bar += (dr/dt)ᵀ lambda.
+  template <class T>
+  void reverse_one(std::size_t e, T t, std::size_t size, const T* y_before, const T* p, T* lambda, T* mu,
+                   T* t_bar = nullptr) const {
+    const TimeEvent& event = events_[e];
+    std::vector<T> dt(1), dy(n_), dp(np_), tape, out(lambda, lambda + size);
+    const T* segments[] = {&t, y_before, p};
+    T* gradients[] = {dt.data(), dy.data(), dp.data()};
+    for (const StateAssignment& a : event.set) out[a.state] = T(0);  // overwritten: lambda+ does not pass
+    for (const StateAssignment& a : event.set) {
+      a.value.gradient(segments, gradients, tape);
+      for (std::size_t j = 0; j < n_; ++j) out[j] += lambda[a.state] * dy[j];
+      for (std::size_t j = 0; j < np_; ++j) mu[j] += lambda[a.state] * dp[j];
+      if (t_bar) *t_bar += lambda[a.state] * dt[0];
+    }
+    std::copy(out.begin(), out.end(), lambda);
+  }
+
+  // The floating events (in declared order), and what happened of them: each step with
+  // floating events logs what it found in (t, t_next], replacing what an earlier run (a
+  // rejected step, other parameters) logged there, so the log holds the latest run's.
+  const std::vector<std::size_t>& floating() const { return floating_; }
+  void log(double t, double t_next, const std::vector<EventOccurrence>& found) const {
+    const std::lock_guard lock(log_mutex_);
+    std::erase_if(log_, [&](const EventOccurrence& o) { return o.t > t && o.t <= t_next; });
+    log_.insert(log_.end(), found.begin(), found.end());
+  }
+  std::vector<EventOccurrence> occurrences() const {
+    const std::lock_guard lock(log_mutex_);
+    std::vector<EventOccurrence> sorted = log_;
+    std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.t < b.t; });
+    return sorted;
+  }
+  std::size_t state_size() const { return n_; }
+  std::size_t param_size() const { return np_; }
+
+ private:
   std::vector<TimeEvent> events_;
   std::vector<double> times_;
   std::vector<std::vector<std::size_t>> at_;  // the events at times_[k], in declared order
   std::size_t n_, np_;
+  std::vector<std::size_t> floating_;
+  mutable std::mutex log_mutex_;
+  mutable std::vector<EventOccurrence> log_;
 };
 
 }  // namespace backsweep

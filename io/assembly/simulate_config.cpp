@@ -22,9 +22,13 @@ std::shared_ptr<const TimeEvents> time_events(const SimulateSpec& spec) {
   std::vector<TimeEvent> events;
   for (const EventSpec& event : spec.events) {
     TimeEvent built{event.name, event.times, {}};
+    if (event.at) built.at = parse_formula(*event.at, scope);
+    if (event.when) built.when = parse_formula(*event.when, scope);
+    built.direction = event.direction;
+    built.terminal = event.terminal;
     for (const auto& [state, formula] : event.set) {
       const auto i = std::find(spec.state_names.begin(), spec.state_names.end(), state) - spec.state_names.begin();
-      built.set.push_back({std::size_t(i), parse_formula(formula, scope)});
+      built.set.push_back({std::size_t(i), parse_formula(formula, scope), state});
     }
     events.push_back(std::move(built));
   }

@@ -10,10 +10,12 @@ std::vector<EventRecord> event_records(const IntegrateOptions& options) {
   std::vector<EventRecord> records;
   if (!options.events) return records;
   for (const TimeEvent& event : options.events->events()) {
-    EventRecord& record = records.emplace_back(EventRecord{event.name, {}});
+    EventRecord& record = records.emplace_back(EventRecord{event.name, {}, event.floating()});
     for (double t : event.times)
       if (t >= options.t0 && t <= options.t1) record.times.push_back(t);  // one at t0 applies to y0
   }
+  for (const EventOccurrence& happened : options.events->occurrences())  // the last run's
+    if (happened.t <= options.t1) records[happened.event].times.push_back(happened.t);
   return records;
 }
 

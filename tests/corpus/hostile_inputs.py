@@ -294,6 +294,15 @@ CASES = [
     C("event_count_10e18", G, 2, "cfg.toml:27:", "'events.at.count'", "max_steps",
       cfg=BASE + EVENT.replace("at = 0.5", "at = { start = 0.5, period = 1e-300, count = 1000000000000000000 }")),
     C("event_jump_to_nan", G, 1, "non-finite", "t = 0.5, in state 'x', just after event 'kick'", cfg=BASE + EVENT.replace('"x + 1"', '"log(-x)"')),
+    # Events at moving times: a lag time, a condition.
+    C("moving_event_jump_to_nan", G, 1, "non-finite", "t = 0.25, in state 'x', just after event 'kick'",
+      cfg=BASE + EVENT.replace("at = 0.5", 'at = "a/4"').replace('"x + 1"', '"log(-x)"')),
+    C("moving_event_outside_run", S, 2, "cfg.toml:27:", "'events.at'", "outside (time.start, time.end]",
+      cfg=BASE + EVENT.replace("at = 0.5", 'at = "a*100"')),
+    C("moving_event_reads_state", S, 2, "cfg.toml:27:", "'events.at'", "y", cfg=BASE + EVENT.replace("at = 0.5", 'at = "y"')),
+    C("when_without_direction", S, 2, "cfg.toml:", "'events.direction'", "is required with when",
+      cfg=BASE + EVENT.replace("at = 0.5", 'when = "x - 2"')),
+    C("when_and_at", S, 2, "cfg.toml:", "'events.when'", "not both", cfg=BASE + EVENT.replace("at = 0.5", 'at = 0.5\nwhen = "x"')),
 ]
 
 
