@@ -55,8 +55,9 @@ int main(int argc, char** argv) {
   options.t1 = 10.0;
   options.step = 1e-5;
   options.max_steps = 2'000'000;
+  const Objective<FinalZ> objective;
   const GradientProblem<models::Lorenz63, Objective<FinalZ>> problem{
-      model, tableaux::rk4, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0}, {}, options};
+      model, tableaux::rk4, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0}, objective, options};
   if (program) return gradient<double>(problem, problem.y0, problem.p).ok() ? 0 : 1;
 
   const std::filesystem::path dir = std::filesystem::temp_directory_path() / "backsweep_cli_vs_api";

@@ -149,7 +149,7 @@ TEST_CASE("a lag time's gradient is exact through the program; a condition that 
   const std::string lag = "[[events]]\nname = \"dose\"\nat = \"2 + F\"\nset = { gut = \"gut + 100\" }\n"
                           "[[events]]\nname = \"never\"\nwhen = \"central + 1\"\ndirection = \"down\"\nset = { gut = \"0\" }\n";
   const std::string objective = "[objective]\nintegral = \"central^2\"\n";
-  for (const std::string solver : {std::string("method = \"rk4\"\nstep = 0.05\n"), adaptive("esdirk3")}) {
+  for (const std::string& solver : {std::string("method = \"rk4\"\nstep = 0.05\n"), adaptive("esdirk3")}) {
     CAPTURE(solver);
     const CliRun adjoint = run("gradient", "lag.toml", pk(lag, objective + "[gradient]\nmode = \"adjoint\"\n", solver));
     const CliRun tangent = run("gradient", "lag_t.toml", pk(lag, objective + "[gradient]\nmode = \"tangent\"\n", solver));
