@@ -1,7 +1,7 @@
 // What an event costs in the adjoint: the gradient time per event against the time per
 // step, for jumps at given times and for located events (medians of interleaved runs).
 //   build/bench/bench_events_cost
-// A dose model (two compartments, RK4, 10^4 steps) with none and with 100 doses at given
+// A dose model (two compartments, RK4, 10^4 steps) with none and with 1000 doses at given
 // times; a ball (RK4, 10^4 steps) with no event, with a condition that never crosses
 // (every step is then taken in rescaled time and watched) and with ~78 located bounces.
 #include <cstdio>
@@ -34,7 +34,7 @@ TimeEvent assigns(const ExpressionScope& scope, std::string name, std::size_t st
 }  // namespace
 
 int main() {
-  constexpr int kSteps = 10'000, kRepeats = 7;
+  constexpr int kSteps = 10'000, kRepeats = 15, kDoses = 1000;
   const std::vector<std::string> pk_states{"gut", "central"}, pk_params{"ka", "ke", "dose"};
   const ExpressionModel pk = ExpressionModel::parse(pk_states, pk_params, {"-ka*gut", "ka*gut - ke*central"});
   IntegrateOptions options;
@@ -43,7 +43,7 @@ int main() {
   const Problem no_doses{pk, tableaux::rk4, {0.0, 0.0}, {1.2, 0.3, 10.0}, Objective<Final>{}, options};
   Problem doses = no_doses;
   TimeEvent dose = assigns(model_scope(pk_states, pk_params), "dose", 0, "gut + dose");
-  for (int k = 0; k < 100; ++k) dose.times.push_back(0.5 + k);  // on the step grid
+  for (int k = 0; k < kDoses; ++k) dose.times.push_back(0.05 + 0.1 * k);  // every 10 steps
   doses.integrate.events = std::make_shared<const TimeEvents>(std::vector<TimeEvent>{dose}, 2, 3);
 
   const std::vector<std::string> ball_states{"x", "v"}, ball_params{"g", "r"};
@@ -71,8 +71,9 @@ int main() {
   const double per_step = t[0] / double(no_doses.integrate.t1 / options.step);
   const double ball_step = t[2] / kSteps;
   std::printf("gradient (adjoint) cost of events, RK4, %d steps, medians of %d interleaved runs\n", kSteps, kRepeats);
-  std::printf("  doses at given times: %zu steps with 100 doses vs %d without: %.2f steps' time per dose\n",
-              dosed.diagnostics.steps, kSteps, (t[1] - t[0] * double(dosed.diagnostics.steps) / kSteps) / 100.0 / per_step);
+  std::printf("  doses at given times: %zu steps with %d doses vs %d without: %.2f steps' time per dose\n",
+              dosed.diagnostics.steps, kDoses, kSteps,
+              (t[1] - t[0] * double(dosed.diagnostics.steps) / kSteps) / kDoses / per_step);
   std::printf("  a watched condition that never crosses: %.2f x the time per step\n", t[3] / t[2]);
   std::printf("  %.0f located bounces: %.2f steps' time per bounce (over the watched steps)\n", bounces,
               (t[4] - t[3]) / bounces / ball_step);

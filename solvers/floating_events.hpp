@@ -44,7 +44,7 @@ class FloatingEvents {
   static constexpr int kFinest = 20, kCloser = 16;
 
   FloatingEvents(Sub& sub, const TimeEvents& events)
-      : sub_(sub), events_(events), n_(sub.state_size()), np_(sub.param_size() - 2), q_(np_ + 2) {}
+      : sub_(sub), events_(events), n_(sub.state_size()), np_(sub.param_size() - 2), q_(np_ + 2), trial_(n_) {}
 
   // y_next from y over `step`, through the floating events in it; whether any happened.
   // `error` (if given) sums the pieces' error estimates.
@@ -97,9 +97,15 @@ class FloatingEvents {
     ends_.clear();
     if (error) std::fill(error, error + n_, T(0));
     if (step.t_next >= terminated_) terminated_ = kNever;  // another run: that end has not come yet
-    std::vector<bool> done(events_.events().size(), false);  // at-events happen once
+    std::vector<bool>& done = done_;  // at-events happen once
+    done.assign(events_.events().size(), false);
     T a(step.t);
-    std::vector<T> start(y, y + n_), end(n_), piece_error(error ? n_ : 0);
+    std::vector<T>& start = start_;
+    std::vector<T>& end = end_;
+    std::vector<T>& piece_error = piece_error_;
+    start.assign(y, y + n_);
+    end.resize(n_);
+    piece_error.resize(n_);
     for (;;) {
       const T h_rest = T(step.t_next) - a;
       take(a, h_rest, p, start.data(), end.data(), error ? piece_error.data() : nullptr);
@@ -185,10 +191,11 @@ class FloatingEvents {
     for (std::size_t j = 0; j < np_; ++j) qv_[j] = value_of(p[j]);
     qv_[np_] = a;
     qv_[np_ + 1] = h;
-    std::vector<double> z0(n_), z1(n_), d0(n_), d1(n_);
+    hermite_.resize(4 * n_);
+    double *z0 = hermite_.data(), *z1 = z0 + n_, *d0 = z1 + n_, *d1 = d0 + n_;
     for (std::size_t i = 0; i < n_; ++i) z0[i] = value_of(start[i]), z1[i] = value_of(end[i]);
-    sub_.model()(0.0, z0.data(), qv_.data(), d0.data());
-    sub_.model()(1.0, z1.data(), qv_.data(), d1.data());
+    sub_.model()(0.0, z0, qv_.data(), d0);
+    sub_.model()(1.0, z1, qv_.data(), d1);
     samples_.resize(sample_s_.size() * n_);
     for (std::size_t k = 0; k < sample_s_.size(); ++k) {
       const double s = sample_s_[k], s2 = s * s, s3 = s2 * s;
@@ -208,10 +215,9 @@ class FloatingEvents {
     const auto g_sample = [&](std::size_t k) {
       return condition_value(event, a_value + h_rest * sample_s_[k], samples_.data() + k * n_);
     };
-    std::vector<T> trial(n_);
     const auto g_true = [&](double h) {
-      take(a, T(h), p, start, trial.data(), nullptr);
-      return value_of(condition(event, a + T(h), trial.data(), p));
+      take(a, T(h), p, start, trial_.data(), nullptr);
+      return value_of(condition(event, a + T(h), trial_.data(), p));
     };
     double g_before = just_fired ? 0.0 : g_sample(0);
     for (std::size_t k = 1; k <= last; ++k) {
@@ -231,7 +237,7 @@ class FloatingEvents {
   double locate(const TimeEvent& event, const T& a, double lo, double hi, double g_lo, double g_hi, const T* p,
                 const T* start) {
     int kept = 0;  // which end stayed last time: Illinois halves its value when it stays twice
-    std::vector<T> trial(n_);
+    std::vector<T>& trial = trial_;
     const double tolerance = 4.0 * std::numeric_limits<double>::epsilon() * (std::abs(value_of(a)) + hi);
     for (int iteration = 0; iteration < 200 && hi - lo > tolerance; ++iteration) {
       double h = hi - g_hi * (hi - lo) / (g_hi - g_lo);
@@ -378,6 +384,10 @@ class FloatingEvents {
   const TimeEvents& events_;
   std::size_t n_, np_;
   std::vector<T> q_, starts_, ends_;
+  // Work vectors of a step, sized once: the piece's start and end, its error, a trial step.
+  std::vector<T> start_, end_, piece_error_, trial_;
+  std::vector<bool> done_;
+  std::vector<double> hermite_;  // the piece's ends and slopes, as values
   std::vector<double> qv_, sample_s_, samples_;  // p (a, h) as values; where a piece is sampled, its states there
   std::vector<Piece> pieces_;
   double terminated_ = kNever;
