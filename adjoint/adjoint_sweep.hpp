@@ -83,7 +83,7 @@ class AdjointSweep {
   // A forward state: a NaN or Inf in it ends the gradient (reported as state `step`).
   void check_forward(const T* y, std::size_t step, double t) {
     check_finite(y, "forward", step, t);
-    if (RunProgress* progress = problem_.integrate.progress) progress->forward.store(t, std::memory_order_relaxed);
+    if (RunProgress* progress = problem_.integrate.progress) progress->reached_forward(t);
     if (!nonfinite_) observe_forward(problem_, t, y);
   }
 
@@ -115,7 +115,7 @@ class AdjointSweep {
     add_observations(step.t, y);
     check_finite(lambda_.data(), "backward", n, step.t);
     observe(step.t);
-    if (RunProgress* progress = problem_.integrate.progress) progress->backward.store(step.t, std::memory_order_relaxed);
+    if (RunProgress* progress = problem_.integrate.progress) progress->reached_backward(step.t);
     if constexpr (std::is_same_v<T, double>)
       if (stiffness_) stiffness_->after_step(step.t, step.h, y, p_.data());
     // Sizes from the stepper and the model: compile-time constants for small models.

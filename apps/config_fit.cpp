@@ -4,7 +4,7 @@
 #include <iostream>
 
 #include "apps/json_number.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 
 namespace backsweep::apps {
 
@@ -78,14 +78,14 @@ void report_parameters(const FitConfig& config, const Scaled& scaled, const std:
   }
 }
 
-void print_parameters(const FitReport& report, bool with_errors, bool json) {
+void print_parameters(const FitReport& report, bool with_errors, const CommandIO& io) {
   for (std::size_t k = 0; k < report.parameter_names.size(); ++k) {
     const char* fixed = report.estimated[k] != 0.0 ? "" : "  (fixed)";
     if (with_errors)
-      std::fprintf(results_file(json), "  %-12s %.10g +- %.3g%s\n", report.parameter_names[k].c_str(), report.values[k],
+      std::fprintf(io.text_file(), "  %-12s %.10g +- %.3g%s\n", report.parameter_names[k].c_str(), report.values[k],
                    report.standard_errors[k], fixed);
     else
-      std::fprintf(results_file(json), "  %-12s %.10g%s\n", report.parameter_names[k].c_str(), report.values[k], fixed);
+      std::fprintf(io.text_file(), "  %-12s %.10g%s\n", report.parameter_names[k].c_str(), report.values[k], fixed);
   }
 }
 
@@ -142,10 +142,10 @@ void warn_unless_converged(const StartResult& best) {
               << "): the result is the best point reached (raise optimizer.max_iterations, or check the bounds)\n";
 }
 
-void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, bool json) {
+void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, const CommandIO& io) {
   if (config.estimate_sigma)
     for (std::size_t o = 0; o < config.observables.size(); ++o)
-      std::fprintf(results_file(json), "  sigma(%s) = %.6g  (estimated)\n", config.observables[o].name.c_str(),
+      std::fprintf(io.text_file(), "  sigma(%s) = %.6g  (estimated)\n", config.observables[o].name.c_str(),
                    sigma[o]);
 }
 

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/command_io.hpp"
 #include "fit/estimated_parameter.hpp"
 #include "fit/field_fit.hpp"
 #include "fit/multistart.hpp"
@@ -43,7 +44,7 @@ void report_parameters(const FitConfig& config, const Scaled& scaled, const std:
 
 // The report's parameter rows: "  name  value [+- error] [(fixed)]" lines, and
 // {"name": {"value", "standard_error", "estimated"}} for --json.
-void print_parameters(const FitReport& report, bool with_errors, bool json);
+void print_parameters(const FitReport& report, bool with_errors, const CommandIO& io);
 nlohmann::json parameters_json(const FitReport& report);
 
 // The --json object of a fit of parameters: the objective, how it ended, the parameters,
@@ -54,7 +55,7 @@ nlohmann::json fit_json(const FitConfig& config, const FitReport& report, const 
 // says so; only a fit whose objective failed everywhere exits 1.
 void warn_unless_converged(const StartResult& best);
 
-void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, bool json);
+void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, const CommandIO& io);
 
 // "fit: 3 parameters, 40 measurements, 2 experiment(s); gradients by the discrete adjoint
 // of dopri5; <how>" on stderr.
@@ -80,6 +81,6 @@ std::vector<NamedField> estimated_fields(const FitConfig& config, Value value) {
 }
 
 // A fit of parameter fields (field_fit_command.cpp); the process exit code.
-int run_field_fit(const FitConfig& config, bool json);
+int run_field_fit(const FitConfig& config, CommandIO& io);
 
 }  // namespace backsweep::apps

@@ -9,7 +9,7 @@
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/parallel_members.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
 #include "io/config/backends.hpp"
 #include "platform/output_set.hpp"
@@ -17,7 +17,7 @@
 namespace backsweep::apps {
 
 int run_ensemble_gradient(const GradientConfig& config, const std::string& config_path,
-                          const MonitorOptions& monitor, bool json) {
+                          const MonitorOptions& monitor, CommandIO& io) {
   const SimulateConfig& sim = config.simulate;
   const EnsembleConfig& ensemble = *config.ensemble;
   const std::size_t members = ensemble.members.size();
@@ -57,12 +57,12 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
     return IntegrateStatus(out.status[0]) == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
-  print_ensemble(out, std::string(sim.method.name()), failed, seconds, results_stream(json));
+  print_ensemble(out, std::string(sim.method.name()), failed, seconds, io.text());
   if (failed)
     std::cerr << "warning: " << failed << " of " << members << " members failed; member " << first_failure + 1
               << " (" << status_name(first_failure) << "): " << messages[first_failure] << '\n';
   warn_verdicts(out, std::cerr);
-  try {
+  if (io.write_outputs) try {
     OutputSet outputs(sim.output_dir);
     write_ensemble_hdf5(out, (outputs.staging() / "gradient.h5").string());
     commit_outputs(outputs, "gradient");
@@ -70,7 +70,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
     report_error(error.what());
     return kExitRunFailed;
   }
-  if (json) std::cout << ensemble_json(out, messages, failed, seconds).dump() << '\n';
+  io.finish(ensemble_json(out, messages, failed, seconds));
   return kExitOk;
 }
 

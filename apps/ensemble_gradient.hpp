@@ -4,11 +4,12 @@
 // others; the run fails (exit 1) only when every member fails.
 #include <string>
 
+#include "apps/command_io.hpp"
 #include "io/assembly/gradient_config.hpp"
 
 namespace backsweep::apps {
 
 int run_ensemble_gradient(const GradientConfig& config, const std::string& config_path,
-                          const MonitorOptions& monitor, bool json);
+                          const MonitorOptions& monitor, CommandIO& io);
 
 }  // namespace backsweep::apps

@@ -17,13 +17,14 @@ struct ErrorReport {
   std::string message;
   std::optional<SourcePosition> where;  // a config error's file, line and column
   std::string key;                      // and its key
+  nlohmann::json run = nlohmann::json::object();  // a failed run's step, time and state, where known
 };
 
 // What a message may echo of a user's text: a 2 MB value is cut, not printed whole.
 inline constexpr std::size_t kMaxMessageBytes = 2000;
 
 inline ErrorReport& last_error() {
-  static ErrorReport report;
+  static thread_local ErrorReport report;  // per thread: the Python module's calls may run on several
   return report;
 }
 
@@ -31,7 +32,7 @@ template <class... Parts>
 void report_error(const Parts&... parts) {
   std::ostringstream text;
   (text << ... << parts);
-  last_error() = {printable(text.str(), kMaxMessageBytes), std::nullopt, ""};
+  last_error() = {printable(text.str(), kMaxMessageBytes), std::nullopt, "", nlohmann::json::object()};
   std::cerr << "error: " << last_error().message << '\n';
 }
 
@@ -42,7 +43,8 @@ inline void report_error(const ConfigError& error) {
   last_error().key = printable(error.key(), kMaxMessageBytes);
 }
 
-// {"error": {"message", "exit_code"[, "file", "line", "column", "key"]}}
+// {"error": {"message", "exit_code"[, "file", "line", "column", "key"][, "phase", "step", "time",
+// "state"]}}
 inline nlohmann::json error_json(int exit_code) {
   const ErrorReport& report = last_error();
   nlohmann::json error = {{"message", report.message}, {"exit_code", exit_code}};
@@ -54,6 +56,7 @@ inline nlohmann::json error_json(int exit_code) {
     }
     if (!report.key.empty()) error["key"] = report.key;
   }
+  error.update(report.run);
   return {{"error", error}};
 }
 

@@ -11,8 +11,9 @@
 #include "apps/exit_codes.hpp"
 #include "apps/field_fit_report.hpp"
 #include "apps/field_outputs.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
+#include "platform/interrupt.hpp"
 #include "platform/output_set.hpp"
 
 namespace backsweep::apps {
@@ -22,7 +23,7 @@ namespace backsweep::apps {
 // fit.pvd (each field fitted, its prior, and the misfit's gradient at the fit) and the
 // misfit's adjoint fields at the fit, adjoint.pvd (adjoint_<experiment>.pvd with several;
 // adjoint gradients only).
-int run_field_fit(const FitConfig& config, bool json) {
+int run_field_fit(const FitConfig& config, CommandIO& io) {
   const SimulateConfig& sim = config.simulate;
   const GridLayout& fields = *sim.fields();
   const Grid& grid = fields.grid();
@@ -32,6 +33,7 @@ int run_field_fit(const FitConfig& config, bool json) {
   FitEngine& fit = *fits[0];
   print_fit_plan(config, scaled, "values (parameter fields point by point)", "L-BFGS-B from the prior fields");
   const FitObjective misfit_of = [&](const std::vector<double>& theta, std::vector<double>& gradient) {
+    stop_if_interrupted();  // Ctrl-C (the Python module); one start, on this thread
     std::string failure;
     return fit.evaluate(theta, gradient, failure);
   };
@@ -73,15 +75,15 @@ int run_field_fit(const FitConfig& config, bool json) {
     return misfit_gradient[i] / scaled.parameters[i].slope(best.x[i]);
   });
 
-  results_stream(json) << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation "
+  io.text() << "fit: objective " << best.objective << " = misfit " << misfit << " + regularisation "
                        << penalty << " (" << best.reason << ", " << best.iterations << " iterations)\n";
   warn_unless_converged(best);
   report_parameters(config, scaled, best.x, {}, true, report);  // no Fisher information beside a field
-  print_parameters(report, false, json);
-  print_estimated_sigma(config, fit.profiled_sigma(), json);
+  print_parameters(report, false, io);
+  print_estimated_sigma(config, fit.profiled_sigma(), io);
   const nlohmann::json parameter_fields = field_summaries_json(report, priors);
-  print_field_summaries(report, parameter_fields, json);
-  try {
+  print_field_summaries(report, parameter_fields, io);
+  if (io.write_outputs) try {
     OutputSet outputs(sim.output_dir);
     write_fit_files(report, outputs.staging().string());
     write_field_fit_vtk(outputs.staging().string(), config, report, priors, gradients, std::move(adjoints));
@@ -90,7 +92,7 @@ int run_field_fit(const FitConfig& config, bool json) {
     report_error(error.what());
     return kExitRunFailed;
   }
-  if (json) std::cout << field_fit_json(report, best, misfit, penalty, parameter_fields).dump() << '\n';
+  io.finish(field_fit_json(report, best, misfit, penalty, parameter_fields));
   return kExitOk;
 }
 

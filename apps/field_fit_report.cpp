@@ -7,7 +7,7 @@
 #include "apps/config_fit.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 
 namespace backsweep::apps {
 
@@ -30,11 +30,11 @@ nlohmann::json field_summaries_json(const FitReport& report, const std::vector<N
   return summaries;
 }
 
-void print_field_summaries(const FitReport& report, const nlohmann::json& summaries, bool json) {
+void print_field_summaries(const FitReport& report, const nlohmann::json& summaries, const CommandIO& io) {
   for (const NamedField& field : report.parameter_fields) {  // in config order
     const nlohmann::json& s = summaries.at(field.name);
     const double change = s["relative_change"].is_null() ? NAN : s["relative_change"].get<double>();
-    std::fprintf(results_file(json), "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior "
+    std::fprintf(io.text_file(), "  %-12s field in [%.6g, %.6g], %.3g relative change from the prior "
                  "(fit.h5:/parameter_fields/%s)\n", field.name.c_str(), s["min"].get<double>(),
                  s["max"].get<double>(), change, field.name.c_str());
   }

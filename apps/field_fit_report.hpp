@@ -6,6 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "apps/command_io.hpp"
 #include "fit/multistart.hpp"
 #include "io/assembly/fit_config.hpp"
 #include "io/outputs/fit_output.hpp"
@@ -16,7 +17,7 @@ namespace backsweep::apps {
 // {"<field>": {"min", "max", "relative_change" (|fit - prior| / |prior|), "dataset"}}, and
 // a line each for people ("  k  field in [min, max], change from the prior (fit.h5:...)").
 nlohmann::json field_summaries_json(const FitReport& report, const std::vector<NamedField>& priors);
-void print_field_summaries(const FitReport& report, const nlohmann::json& summaries, bool json);
+void print_field_summaries(const FitReport& report, const nlohmann::json& summaries, const CommandIO& io);
 
 // The --json object: the objective and its misfit and regularisation, how the optimiser
 // ended, the scalar parameters and the field summaries.

@@ -11,17 +11,18 @@
 #include "apps/exit_codes.hpp"
 #include "apps/load_config.hpp"
 #include "apps/parallel_members.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
 #include "fit/parameter_fit.hpp"
 #include "io/config/backends.hpp"
+#include "platform/interrupt.hpp"
 #include "solvers/context.hpp"
 
 namespace backsweep::apps {
 
 namespace {
 
-int fit_model(const FitConfig& config, bool json) {
+int fit_model(const FitConfig& config, CommandIO& io) {
   const SimulateConfig& sim = config.simulate;
   const Scaled scaled = scaled_parameters(config);
   const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
@@ -36,16 +37,18 @@ int fit_model(const FitConfig& config, bool json) {
   const ParameterFit result = fit_parameters(
       [&](std::size_t s) -> FitObjective {
         return [&engine = *fits[s]](const std::vector<double>& theta, std::vector<double>& gradient) {
+          if (interrupt_requested()) return double(NAN);  // Ctrl-C (the Python module): every start ends soon
           std::string failure;
           return engine.evaluate(theta, gradient, failure);
         };
       },
       [&](const std::vector<double>& theta, Eigen::MatrixXd& information, std::vector<double>& predictions,
-          std::string& failure) { return fit->fisher(theta, information, predictions, failure); },
+          std::string& failure) { return !interrupt_requested() && fit->fisher(theta, information, predictions, failure); },
       scaled.parameters, scaled.lower, scaled.upper, config.optimizer, print_progress,
       [parallel](std::size_t count, const std::function<void(std::size_t)>& work) {
         for_each_member(count, parallel, work);
       });
+  stop_if_interrupted();  // here, not in the starts: they may run on threads that must not throw
   if (result.failed_everywhere()) return all_starts_failed(config, fits);
   const StartResult& best = result.best();
 
@@ -65,11 +68,11 @@ int fit_model(const FitConfig& config, bool json) {
   report.covariance.assign(errors.covariance.data(), errors.covariance.data() + errors.covariance.size());
 
   report_parameters(config, scaled, best.x, errors.standard_errors, false, report);
-  results_stream(json) << "fit: objective " << best.objective << " (" << best.reason << ")\n";
-  print_parameters(report, true, json);
-  print_estimated_sigma(config, fit->profiled_sigma(), json);
+  io.text() << "fit: objective " << best.objective << " (" << best.reason << ")\n";
+  print_parameters(report, true, io);
+  print_estimated_sigma(config, fit->profiled_sigma(), io);
   warn_unless_converged(best);
-  try {
+  if (io.write_outputs) try {
     OutputSet outputs(sim.output_dir);
     write_fit_files(report, outputs.staging().string());
     commit_outputs(outputs, "fit");
@@ -77,19 +80,20 @@ int fit_model(const FitConfig& config, bool json) {
     report_error(error.what());
     return kExitRunFailed;
   }
-  if (json) std::cout << fit_json(config, report, fit->profiled_sigma()).dump() << '\n';
+  io.finish(fit_json(config, report, fit->profiled_sigma()));
   return kExitOk;
 }
 
 }  // namespace
 
-int run_fit(const std::string& config_path, bool json) {
-  auto loaded = load_config(load_fit_config, config_path);
+int run_fit(const ConfigFile& file, CommandIO& io) {
+  auto loaded = load_config(fit_config, file);
   if (!loaded) return kExitBadInput;
+  io.use_given_fields(loaded->simulate);  // a ConfigError of its own (the Python module's arrays)
   Context context;  // what the fit's gradients draw memory from
   loaded->simulate.integrate.context = &context;
-  if (estimates_field(*loaded)) return run_field_fit(*loaded, json);
-  return fit_model(*loaded, json);
+  if (estimates_field(*loaded)) return run_field_fit(*loaded, io);
+  return fit_model(*loaded, io);
 }
 
 }  // namespace backsweep::apps

@@ -14,7 +14,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/field_outputs.hpp"
 #include "apps/json_number.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
 #include "io/outputs/gradient_output.hpp"
@@ -26,7 +26,7 @@ namespace {
 
 // `gradient` on a fit config: the objective's gradient at the nominal point (with the
 // regularisation of estimated parameter fields, whose gradients go to gradient.h5).
-int fit_gradient(const FitConfig& config, bool json) {
+int fit_gradient(const FitConfig& config, CommandIO& io) {
   const Scaled scaled = scaled_parameters(config);
   const std::string mode = to_string(config.gradient_mode);
   const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
@@ -40,7 +40,7 @@ int fit_gradient(const FitConfig& config, bool json) {
   const bool fields = estimates_field(config);
   if (fields) value += field_penalty(config, scaled)(scaled.nominal, gradient);
   nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
-  results_stream(json) << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " ("
+  io.text() << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " ("
                        << mode << ")\n";
   for (std::size_t i = 0; i < gradient.size(); ++i) {
     const FitParameter& p = config.parameters[scaled.config_index[i]];
@@ -48,7 +48,7 @@ int fit_gradient(const FitConfig& config, bool json) {
     const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
     in_scaled[p.name] = gradient[i];
     in_linear[p.name] = linear;
-    std::fprintf(results_file(json), "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i],
+    std::fprintf(io.text_file(), "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i],
                  linear);
   }
   nlohmann::json out = {{"objective", value},
@@ -64,7 +64,9 @@ int fit_gradient(const FitConfig& config, bool json) {
       return gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
     });
     out["gradient"]["parameter_fields"] = field_norms_json(output.parameter_fields, "/gradient/parameter_fields");
-    try {
+    for (const NamedField& field : output.parameter_fields)
+      io.keep_array("gradient/parameter_fields/" + field.name, output.grid_shape, field.values);
+    if (io.write_outputs) try {
       OutputSet outputs(config.simulate.output_dir);
       write_gradient_hdf5(output, (outputs.staging() / "gradient.h5").string());
       commit_outputs(outputs, "gradient");
@@ -73,21 +75,22 @@ int fit_gradient(const FitConfig& config, bool json) {
       return kExitRunFailed;
     }
     for (const auto& [name, entry] : out["gradient"]["parameter_fields"].items())
-      results_stream(json) << "  |dJ/d" << name << "| = " << entry["norm"].template get<double>() << "  (gradient.h5:"
+      io.text() << "  |dJ/d" << name << "| = " << entry["norm"].template get<double>() << "  (gradient.h5:"
                            << entry["dataset"].template get<std::string>() << ")\n";
   }
-  if (json) std::cout << out.dump() << '\n';
+  io.finish(std::move(out));
   return kExitOk;
 }
 
 }  // namespace
 
-int run_fit_gradient(const ConfigFile& file, bool json) {
+int run_fit_gradient(const ConfigFile& file, CommandIO& io) {
   auto loaded = load_config(fit_config, file);
   if (!loaded) return kExitBadInput;
   Context context;
   loaded->simulate.integrate.context = &context;
-  return fit_gradient(*loaded, json);
+  io.use_given_fields(loaded->simulate);
+  return fit_gradient(*loaded, io);
 }
 
 }  // namespace backsweep::apps

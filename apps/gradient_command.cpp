@@ -12,21 +12,20 @@
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/progress_display.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
 #include "apps/shadowing_command.hpp"
-#include "io/config/config_file.hpp"
 #include "platform/output_set.hpp"
 #include "solvers/context.hpp"
 
 namespace backsweep::apps {
 
-int run_gradient(const std::string& config_path, bool json) {
-  const auto file = load_config(read_config_file, config_path);
-  if (!file) return kExitBadInput;
-  if (file->is_fit()) return run_fit_gradient(*file, json);
-  auto loaded = load_config(gradient_config, *file);
+int run_gradient(const ConfigFile& file, CommandIO& io) {
+  if (file.is_fit()) return run_fit_gradient(file, io);
+  auto loaded = load_config(gradient_config, file);
   if (!loaded) return kExitBadInput;
+  io.use_given_fields(loaded->simulate);
+  const std::string& config_path = file.path;
   Context context;  // what the gradients (an ensemble's members too) draw memory from
   loaded->simulate.integrate.context = &context;
   const GradientConfig& config = *loaded;
@@ -39,8 +38,8 @@ int run_gradient(const std::string& config_path, bool json) {
     for (int k = 1; k < 10; ++k)
       monitor.interval_times.push_back(sim.integrate.t0 +
                                        (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
-  if (config.ensemble) return run_ensemble_gradient(config, config_path, monitor, json);
-  if (config.shadowing) return run_shadowing_gradient(config, config_path, json);
+  if (config.ensemble) return run_ensemble_gradient(config, config_path, monitor, io);
+  if (config.shadowing) return run_shadowing_gradient(config, config_path, io);
 
   // On a grid with [output] vtk: the states and the adjoint fields at the field times,
   // from the gradient's own sweeps.
@@ -61,12 +60,17 @@ int run_gradient(const std::string& config_path, bool json) {
     const auto& nonfinite = result.diagnostics.nonfinite;
     report_error(config_path, ": the gradient failed (", to_string(result.status),
                  "): ", nonfinite ? nonfinite->describe(sim.state_names) : result.message);
+    if (nonfinite)
+      last_error().run = {{"phase", nonfinite->phase}, {"step", nonfinite->step}, {"time", nonfinite->time},
+                          {"state", nonfinite->component < sim.state_names.size() ? sim.state_names[nonfinite->component]
+                                                                                  : std::to_string(nonfinite->component)}};
     return result.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
   const GradientOutput record = gradient_record(config, result, monitor.tolerance, device_kernels);
   note_unreached_events(record.events);
-  print_gradient(record, std::string(sim.method.name()), results_stream(json));
+  print_gradient(record, std::string(sim.method.name()), io.text());
+  keep_gradient_arrays(record, io);
   if (const auto& report = result.diagnostics.monitor;
       report && report->verdict != GrowthVerdict::stable)
     std::cerr << "warning: the " << to_string(report->watched) << " monitor says " << to_string(report->verdict) << ": "
@@ -81,7 +85,7 @@ int run_gradient(const std::string& config_path, bool json) {
     for (double t : recorder->missed())
       std::cerr << "warning: output time " << t << " is not on the gradient's step grid: no state or "
                 << "adjoint fields there (make it a multiple of solver.step)\n";
-  try {
+  if (io.write_outputs) try {
     OutputSet outputs(sim.output_dir);
     const std::string staging = outputs.staging().string();
     write_gradient_hdf5(record, staging + "/gradient.h5");
@@ -91,7 +95,7 @@ int run_gradient(const std::string& config_path, bool json) {
     report_error(error.what());
     return kExitRunFailed;
   }
-  if (json) std::cout << gradient_json(record).dump() << '\n';
+  io.finish(gradient_json(record));
   return kExitOk;
 }
 

@@ -45,6 +45,13 @@ GradientOutput gradient_record(const GradientConfig& config, const GradientResul
   return record;
 }
 
+void keep_gradient_arrays(const GradientOutput& record, CommandIO& io) {
+  for (const NamedField& field : record.initial_fields)
+    io.keep_array("gradient/initial/" + field.name, record.grid_shape, field.values);
+  for (const NamedField& field : record.parameter_fields)
+    io.keep_array("gradient/parameter_fields/" + field.name, record.grid_shape, field.values);
+}
+
 void print_gradient(const GradientOutput& record, const std::string& method, std::ostream& out) {
   out << "gradient (" << record.mode << ", " << method << ", " << record.diagnostics.steps
       << " steps): J = " << record.objective << '\n';

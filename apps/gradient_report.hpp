@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "adjoint/gradient_problem.hpp"
+#include "apps/command_io.hpp"
 #include "apps/field_outputs.hpp"
 #include "io/assembly/gradient_config.hpp"
 #include "io/outputs/gradient_output.hpp"
@@ -22,6 +23,8 @@ GradientOutput gradient_record(const GradientConfig& config, const GradientResul
 // "gradient (adjoint, rk4, 400 steps): J = ...", then a line per reported value (on a
 // grid: a field's norm and its dataset in gradient.h5).
 void print_gradient(const GradientOutput& record, const std::string& method, std::ostream& out);
+// Kept for the Python module: the gradient's fields whole, shaped like the grid.
+void keep_gradient_arrays(const GradientOutput& record, CommandIO& io);
 
 // {"objective", "gradient": {"parameters", "initial", "parameter_fields"}, "diagnostics"}:
 // "initial" when reported, "parameter_fields" on a grid.

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "apps/error_report.hpp"
 #include "io/config/config_error.hpp"
@@ -12,9 +13,9 @@ namespace backsweep::apps {
 
 // `source`: the config file's path, or the file already read (io/config/config_file.hpp).
 template <class Load, class Source>
-auto load_config(Load&& load, const Source& source) -> std::optional<std::invoke_result_t<Load, const Source&>> {
+auto load_config(Load&& load, Source&& source) -> std::optional<std::invoke_result_t<Load, Source&&>> {
   try {
-    return load(source);
+    return load(std::forward<Source>(source));
   } catch (const ConfigError& error) {
     report_error(error);
     return std::nullopt;

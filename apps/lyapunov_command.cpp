@@ -7,7 +7,7 @@
 
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
 #include "io/assembly/lyapunov_config.hpp"
@@ -16,8 +16,9 @@
 
 namespace backsweep::apps {
 
-int run_lyapunov(const std::string& config_path, bool json) {
-  const auto loaded = load_config(load_lyapunov_config, config_path);
+int run_lyapunov(ConfigFile file, CommandIO& io) {
+  const std::string path = file.path;
+  const auto loaded = load_config(lyapunov_config, std::move(file));
   if (!loaded) return kExitBadInput;
   const LyapunovConfig& config = *loaded;
   const SimulateConfig& sim = config.simulate;
@@ -27,10 +28,10 @@ int run_lyapunov(const std::string& config_path, bool json) {
                                sim.parameters, config.options);
   });
   if (!result.ok()) {
-    report_error(config_path, ": the run failed (", to_string(result.status), "): ", result.message);
+    report_error(path, ": the run failed (", to_string(result.status), "): ", result.message);
     return kExitRunFailed;
   }
-  try {
+  if (io.write_outputs) try {
     OutputSet outputs(sim.output_dir);
     write_lyapunov_files({sim.model, std::string(sim.method.name()), config.options, result},
                          outputs.staging().string());
@@ -39,20 +40,17 @@ int run_lyapunov(const std::string& config_path, bool json) {
     report_error(error.what());
     return kExitRunFailed;
   }
-  results_stream(json) << "Lyapunov exponents of " << sim.model << " (" << result.steps
+  io.text() << "Lyapunov exponents of " << sim.model << " (" << result.steps
                        << (sim.method.takes_fixed_step() ? " steps of " : " CVODES steps, QR every ")
                        << config.options.step << ", averaged over " << config.options.duration << "):\n";
   for (std::size_t j = 0; j < result.exponents.size(); ++j)
-    results_stream(json) << "  lambda_" << j + 1 << " = " << result.exponents[j] << " +- "
+    io.text() << "  lambda_" << j + 1 << " = " << result.exponents[j] << " +- "
                          << result.standard_errors[j] << '\n';
-  results_stream(json) << "  Kaplan-Yorke dimension " << result.kaplan_yorke_dimension << '\n';
-  if (json)
-    std::cout << nlohmann::json{{"exponents", result.exponents},
-                                {"standard_errors", result.standard_errors},
-                                {"kaplan_yorke_dimension", result.kaplan_yorke_dimension},
-                                {"steps", result.steps}}
-                     .dump()
-              << '\n';
+  io.text() << "  Kaplan-Yorke dimension " << result.kaplan_yorke_dimension << '\n';
+  io.finish({{"exponents", result.exponents},
+             {"standard_errors", result.standard_errors},
+             {"kaplan_yorke_dimension", result.kaplan_yorke_dimension},
+             {"steps", result.steps}});
   return kExitOk;
 }
 

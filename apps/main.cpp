@@ -17,6 +17,8 @@
 #include "apps/lyapunov_command.hpp"
 #include "apps/plan_command.hpp"
 #include "apps/simulate_command.hpp"
+#include "apps/load_config.hpp"
+#include "io/config/config_file.hpp"
 #include "io/config/config_overrides.hpp"
 #include "platform/run_info.hpp"
 #include "io/vtk/vti_reader.hpp"
@@ -111,11 +113,14 @@ int main(int argc, char** argv) {
   // The chosen command; whatever it did not handle ends the run with a message, not an abort.
   const auto run = [&]() -> int {
     try {
-      if (*simulate) return run_simulate(config, json);
-      if (*gradient) return run_gradient(config, json);
-      if (*fit) return run_fit(config, json);
-      if (*lyapunov) return run_lyapunov(config, json);
       if (*plan) return run_plan(request, json);
+      auto file = load_config(backsweep::read_config_file, config);
+      if (!file) return kExitBadInput;
+      CommandIO io{.json = json};
+      if (*simulate) return run_simulate(*file, io);
+      if (*gradient) return run_gradient(*file, io);
+      if (*fit) return run_fit(*file, io);
+      if (*lyapunov) return run_lyapunov(std::move(*file), io);
     } catch (const std::bad_alloc&) {
       report_error("out of memory: the run needs more than this machine can give it (fewer steps or points, a "
                    "checkpoint budget such as [checkpointing] memory = \"1GiB\", or [time] output_step)");

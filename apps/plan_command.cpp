@@ -9,7 +9,7 @@
 #include "adjoint/schedule_executor.hpp"
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 
 namespace backsweep::apps {
 
@@ -31,6 +31,7 @@ bool too_long(std::size_t steps, std::size_t slots) {
 }  // namespace
 
 int run_plan(const PlanRequest& request, bool json) {
+  const CommandIO io{.json = json};
   if (request.steps == 0 || request.slots == 0) {
     report_error("--steps and --slots must be at least 1");
     return kExitBadInput;
@@ -62,7 +63,7 @@ int run_plan(const PlanRequest& request, bool json) {
   const ScheduleCounts counts = count_schedule(*schedule, request.steps);
   const double ratio = double(counts.forward_steps) / double(request.steps);
   const std::uint64_t minimum = revolve_min_recomputations(request.steps, slots);
-  results_stream(json) << name << ": " << request.steps << " steps with " << request.slots
+  io.text() << name << ": " << request.steps << " steps with " << request.slots
                        << " memory slots and " << request.disk_slots << " disk slots: "
                        << counts.forward_steps << " forward steps (" << ratio
                        << " forward sweeps; revolve with the memory slots alone: " << minimum << "), "
@@ -70,7 +71,7 @@ int run_plan(const PlanRequest& request, bool json) {
   nlohmann::json levels = nlohmann::json::object();
   for (Level level : {Level::memory, Level::disk}) {
     const auto l = std::size_t(level);
-    results_stream(json) << "  " << to_string(level) << ": peak " << counts.peak_level_slots[l] << " slots, "
+    io.text() << "  " << to_string(level) << ": peak " << counts.peak_level_slots[l] << " slots, "
                          << counts.writes[l] << " writes, " << counts.reads[l] << " reads ("
                          << counts.writes[l] * request.state_bytes << " and "
                          << counts.reads[l] * request.state_bytes << " bytes)\n";

@@ -12,7 +12,7 @@
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
-#include "apps/results_stream.hpp"
+#include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
 #include "io/assembly/config_objective.hpp"
 #include "io/assembly/visit_model.hpp"
@@ -98,7 +98,7 @@ void warn_where_untrustworthy(const ShadowingOutput& out) {
 
 }  // namespace
 
-int run_shadowing_gradient(const GradientConfig& config, const std::string& config_path, bool json) {
+int run_shadowing_gradient(const GradientConfig& config, const std::string& config_path, CommandIO& io) {
   const SimulateConfig& sim = config.simulate;
   ShadowingOptions options = config.shadowing->options;
   ShadowingOutput out;
@@ -163,14 +163,14 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
   out.batches = options.batches;
   out.steps = result.steps;
 
-  std::ostream& stream = results_stream(json);
+  std::ostream& stream = io.text();
   stream << "shadowing (nilss, " << (out.sweep == "adjoint" ? "adjoint sweep, " : "") << out.method << ", "
          << out.segments << " segments of " << out.segment_length << ", " << out.unstable
          << " unstable direction(s)): <J> = " << out.objective << '\n';
   for (std::size_t j = 0; j < out.parameter_names.size(); ++j)
     stream << "  d<J>/d" << out.parameter_names[j] << " = " << out.gradient[j] << " +- " << out.error[j] << '\n';
   warn_where_untrustworthy(out);
-  try {
+  if (io.write_outputs) try {
     OutputSet outputs(sim.output_dir);
     write_shadowing_hdf5(out, (outputs.staging() / "gradient.h5").string());
     commit_outputs(outputs, "gradient");
@@ -178,7 +178,7 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
     report_error(error.what());
     return kExitRunFailed;
   }
-  if (json) std::cout << shadowing_json(out).dump() << '\n';
+  io.finish(shadowing_json(out));
   return kExitOk;
 }
 

@@ -5,10 +5,11 @@
 // gradient.h5.
 #include <string>
 
+#include "apps/command_io.hpp"
 #include "io/assembly/gradient_config.hpp"
 
 namespace backsweep::apps {
 
-int run_shadowing_gradient(const GradientConfig& config, const std::string& config_path, bool json);
+int run_shadowing_gradient(const GradientConfig& config, const std::string& config_path, CommandIO& io);
 
 }  // namespace backsweep::apps

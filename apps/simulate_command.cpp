@@ -17,10 +17,12 @@
 
 namespace backsweep::apps {
 
-int run_simulate(const std::string& config_path, bool json) {
-  const auto loaded = load_config(load_simulate_config, config_path);
+int run_simulate(const ConfigFile& file, CommandIO& io) {
+  auto loaded = load_config(simulate_config, file);
   if (!loaded) return kExitBadInput;
+  io.use_given_fields(*loaded);
   const SimulateConfig& config = *loaded;
+  const std::string& config_path = file.path;
   if (config.backend == "cuda")  // said, as a cuda gradient without a GPU says where it ran
     std::cerr << "backsweep: simulate runs on the cpu backend (backend cuda runs gradients)\n";
 
@@ -57,13 +59,19 @@ int run_simulate(const std::string& config_path, bool json) {
         result.failed_component < config.state_names.size())
       message.replace(at, component.size(), "state '" + config.state_names[result.failed_component] + "'");
     report_error(config_path, ": the simulation failed (", to_string(result.status), "): ", message);
+    if (result.status == IntegrateStatus::non_finite_state) {
+      last_error().run = {{"phase", "forward"}, {"step", result.failed_step}, {"time", result.failed_time}};
+      if (result.failed_component < config.state_names.size())
+        last_error().run["state"] = config.state_names[result.failed_component];
+    }
     return kExitRunFailed;
   }
 
   trajectory.events = event_records(config.integrate);  // with those the run found
   note_unreached_events(trajectory.events);
   const GridLayout* fields = config.fields();
-  try {
+  keep_trajectory_arrays(trajectory, io);
+  if (io.write_outputs) try {
     OutputSet outputs(config.output_dir);
     write_trajectory_files(trajectory, outputs.staging().string());
     if (fields && config.vtk) write_state_fields(outputs.staging().string(), config, trajectory);
@@ -72,7 +80,8 @@ int run_simulate(const std::string& config_path, bool json) {
     report_error(error.what());
     return kExitRunFailed;
   }
-  std::cerr << "simulate: " << config.model << " with " << config.method.name() << ", "
+  if (io.write_outputs)
+    std::cerr << "simulate: " << config.model << " with " << config.method.name() << ", "
             << result.steps << " steps (" << result.rejected_steps << " rejected), "
             << result.rhs_evaluations << " RHS evaluations; wrote " << config.output_dir
             << (config.fields() ? "/trajectory.h5" : "/trajectory.{csv,h5}") << (config.fields() && config.vtk ? " and states.pvd" : "") << "\n";
@@ -80,14 +89,14 @@ int run_simulate(const std::string& config_path, bool json) {
     std::cerr << "warning: stiff: the steps of " << config.method.name() << " were held by its stability (h rho(J) "
               << "at " << stiffness->ratio << " of the limit, as a median over the steps), not by accuracy: an "
               << "implicit method (sdirk4, esdirk3, cvodes_bdf) would take far fewer steps\n";
-  if (json) {
+  {
     nlohmann::json out = simulate_json(trajectory, fields);
     out["stiffness"] = stiffness ? nlohmann::json{{"ratio", stiffness->ratio},
                                                   {"samples", stiffness->samples},
                                                   {"stiff", stiffness->stiff()}}
                                  : nlohmann::json();
     out["events"] = events_json(trajectory.events);
-    std::cout << out.dump() << '\n';
+    io.finish(std::move(out));
   }
   return kExitOk;
 }

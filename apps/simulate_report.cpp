@@ -69,4 +69,23 @@ void write_state_fields(const std::string& folder, const SimulateConfig& config,
   write_vtk_series(folder, "states", fields.grid(), snapshots);
 }
 
+void keep_trajectory_arrays(const Trajectory& trajectory, CommandIO& io) {
+  const std::size_t rows = trajectory.times.size(), width = trajectory.state_names.size();
+  io.keep_array("times", {rows}, trajectory.times);
+  const bool grid = !trajectory.grid_shape.empty();
+  const std::vector<std::string>& names = grid ? trajectory.field_names : trajectory.state_names;
+  const std::size_t points = width / std::max<std::size_t>(names.size(), 1);
+  std::vector<std::size_t> shape{rows};
+  if (grid) shape.insert(shape.end(), trajectory.grid_shape.begin(), trajectory.grid_shape.end());
+  for (std::size_t k = 0; k < names.size(); ++k) {
+    std::vector<double> values;
+    values.reserve(rows * points);
+    for (std::size_t row = 0; row < rows; ++row) {
+      const double* start = trajectory.states.data() + row * width + k * points;
+      values.insert(values.end(), start, start + points);
+    }
+    io.keep_array((grid ? "fields/" : "states/") + names[k], shape, std::move(values));
+  }
+}
+
 }  // namespace backsweep::apps

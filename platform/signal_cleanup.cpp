@@ -1,5 +1,7 @@
 #include "platform/signal_cleanup.hpp"
 
+#include "platform/interrupt.hpp"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -24,6 +26,7 @@ char paths[kMaxFiles][4096];
 bool trees[kMaxFiles];
 std::atomic<bool> used[kMaxFiles];
 std::mutex registry;
+std::atomic<bool> sigint_stops_run{false};
 
 
 // Empties the folder open as `folder` (depth-first), then closes it. Entries removed
@@ -55,6 +58,10 @@ void empty_folder(int folder) {
 }
 
 extern "C" void remove_registered_files(int signal) {
+  if (signal == SIGINT && sigint_stops_run.load()) {  // the handler installed later than InterruptOnSigint's
+    request_interrupt();
+    return;
+  }
   for (int i = 0; i < kMaxFiles; ++i) {
     if (!used[i].load()) continue;
     if (trees[i]) {
@@ -98,6 +105,8 @@ int remove_on_signal(const std::string& path, bool tree) {
     }
   throw std::runtime_error("too many files to remove on a signal at once");
 }
+
+void sigint_interrupts(bool on) { sigint_stops_run.store(on); }
 
 void release_on_signal(int ticket) {
   const std::lock_guard lock(registry);

@@ -11,4 +11,7 @@ namespace backsweep::detail {
 int remove_on_signal(const std::string& path, bool tree = false);
 void release_on_signal(int ticket);
 
+// While on (platform/interrupt.hpp), SIGINT asks the run to stop and removes nothing.
+void sigint_interrupts(bool on);
+
 }  // namespace backsweep::detail

@@ -5,13 +5,15 @@
 #   BACKSWEEP_CMAKE_ARGS extra CMake arguments
 #   BACKSWEEP_TARGETS    the targets to build (default: all)
 #   BACKSWEEP_TESTS      all (default), or program: only the tests of the program as shipped
+#   BACKSWEEP_PYTHON     ON (default): also the Python module, with .venv holding its PyPI
+#                        packages (python/requirements.txt); OFF: without
 #   CI=true              warnings become errors
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ libhdf5-dev libtomlplusplus-dev libcli11-dev
           nlohmann-json3-dev doctest-dev libbenchmark-dev libeigen3-dev liblbfgspp-dev libsundials-dev libsuitesparse-dev time
-          python3 paraview paraview-dev python3-paraview xvfb)
+          python3 python3-dev python3-venv paraview paraview-dev python3-paraview xvfb)
 # Thrust for the OpenMP backend (gpu/): the CUDA toolkit's own, else Debian's.
 [ -e /usr/local/cuda/include/cccl/thrust/version.h ] || packages+=(libthrust-dev)
 missing=()
@@ -28,11 +30,27 @@ if ((${#missing[@]})); then
     "${missing[@]}" >/dev/null
 fi
 
+# The Python module's packages, in a virtual environment of Debian's Python (refreshed when
+# the requirements change).
+python=${BACKSWEEP_PYTHON:-ON}
+python_args=(-DBACKSWEEP_PYTHON="$python")
+if [ "$python" = ON ]; then
+  python_args+=(-DPython_EXECUTABLE="$PWD/.venv/bin/python")
+  stamp=.venv/requirements.txt
+  if ! cmp -s python/requirements.txt "$stamp"; then
+    echo "setup: installing the Python module's packages in .venv (python/requirements.txt)" >&2
+    /usr/bin/python3 -m venv .venv  # Debian's (a python3 earlier on PATH may lack ssl or headers)
+    .venv/bin/pip install -q --disable-pip-version-check -r python/requirements.txt
+    cp python/requirements.txt "$stamp"
+  fi
+fi
+
 build_dir=${BACKSWEEP_BUILD_DIR:-build}
 werror=OFF
 [ "${CI:-}" = true ] && werror=ON
 # shellcheck disable=SC2086
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DBACKSWEEP_WERROR=$werror -DBACKSWEEP_TESTS="${BACKSWEEP_TESTS:-all}" ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
+  -DBACKSWEEP_WERROR=$werror -DBACKSWEEP_TESTS="${BACKSWEEP_TESTS:-all}" \
+  "${python_args[@]}" ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$build_dir" -j2 ${BACKSWEEP_TARGETS:+--target $BACKSWEEP_TARGETS}

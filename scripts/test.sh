@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 BACKSWEEP_TESTS=program scripts/setup.sh
 ctest --test-dir build -j2 --output-on-failure
 
-BACKSWEEP_BUILD_DIR=build-sanitize \
+BACKSWEEP_BUILD_DIR=build-sanitize BACKSWEEP_PYTHON=OFF \
   BACKSWEEP_CMAKE_ARGS="-DBACKSWEEP_SANITIZE=ON -DBACKSWEEP_BUILD_BENCH=OFF" \
   scripts/setup.sh
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \

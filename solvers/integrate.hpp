@@ -186,7 +186,7 @@ class Integration {
     copy<A>(n, next, y);
     stepper_.accept();
     ++steps;
-    if (options_.progress) options_.progress->forward.store(step.t_next, std::memory_order_relaxed);
+    if (options_.progress) options_.progress->reached_forward(step.t_next);
     on_step_(step, static_cast<const T*>(y));
     if (observe) observe_(step.t_next, static_cast<const T*>(y));
     return true;

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "platform/interrupt.hpp"
+
 namespace backsweep {
 
 class Context;     // context.hpp
@@ -16,10 +18,20 @@ class TimeEvents;  // time_events.hpp
 
 // Where a run is, for a progress display on another thread: the solvers store (relaxed,
 // at the cost of a store per step) the time each forward step reaches and each adjoint
-// step goes back to. NaN until that sweep starts.
+// step goes back to. NaN until that sweep starts. A run with a progress stops there when
+// asked to (platform/interrupt.hpp).
 struct RunProgress {
   std::atomic<double> forward{NAN}, backward{NAN};
   std::atomic<std::size_t> pass{0}, passes{1};  // forward solves done and to do (the tangent's lanes)
+
+  void reached_forward(double t) {
+    forward.store(t, std::memory_order_relaxed);
+    stop_if_interrupted();
+  }
+  void reached_backward(double t) {
+    backward.store(t, std::memory_order_relaxed);
+    stop_if_interrupted();
+  }
 };
 
 struct IntegrateOptions {

@@ -4,8 +4,8 @@
 
 namespace backsweep {
 
-LyapunovConfig load_lyapunov_config(const std::string& path) {
-  LyapunovSpec spec = lyapunov_spec(path);
+LyapunovConfig lyapunov_config(ConfigFile file) {
+  LyapunovSpec spec = lyapunov_spec(std::move(file));
   return {assemble_simulate(std::move(spec.simulate)), spec.options};
 }
 

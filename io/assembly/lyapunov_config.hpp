@@ -13,6 +13,7 @@ struct LyapunovConfig {
   LyapunovOptions options;
 };
 
-LyapunovConfig load_lyapunov_config(const std::string& path);
+// By value: time.end is added to the file's document (moved in, it keeps its lines).
+LyapunovConfig lyapunov_config(ConfigFile file);
 
 }  // namespace backsweep

@@ -106,9 +106,9 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
   return config;
 }
 
-SimulateConfig load_simulate_config(const std::string& path) {
-  return assemble_simulate(simulate_spec(read_config_file(path)));
-}
+SimulateConfig load_simulate_config(const std::string& path) { return simulate_config(read_config_file(path)); }
+
+SimulateConfig simulate_config(const ConfigFile& file) { return assemble_simulate(simulate_spec(file)); }
 
 MemberValues member_values(const SimulateConfig& config, const EnsembleConfig& ensemble, std::size_t member) {
   MemberValues values{config.initial_state, config.parameters};

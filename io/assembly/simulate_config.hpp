@@ -30,6 +30,7 @@ SimulateConfig assemble_simulate(SimulateSpec spec);
 
 // Reads, validates and builds a config file's simulate sections.
 SimulateConfig load_simulate_config(const std::string& path);
+SimulateConfig simulate_config(const ConfigFile& file);
 
 // An ensemble member's parameters and initial state: the config's, with the member's
 // values, and [initial] expressions evaluated at the member's parameters.

@@ -19,4 +19,8 @@ struct ConfigFile {
 // Throws ConfigError (file, line, key) when the file cannot be read or is not TOML.
 ConfigFile read_config_file(const std::string& path);
 
+// A config given as text (the Python module's TOML strings and dicts), named `name` in
+// errors; relative paths in it are taken from the working folder.
+ConfigFile config_from_text(const std::string& text, const std::string& name);
+
 }  // namespace backsweep

@@ -7,9 +7,9 @@
 
 namespace backsweep {
 
-LyapunovSpec lyapunov_spec(const std::string& path) {
-  toml::table document = detail::parse_toml_file(path);
-  const detail::TomlSection root(document, path, "");
+LyapunovSpec lyapunov_spec(ConfigFile file) {
+  toml::table& document = file.document;  // time.end supplied below (a copy would lose the lines)
+  const detail::TomlSection root(document, file.path, "");
   detail::reject_unknown_sections(root);
   if (root.has("events"))
     root.fail("events", "Lyapunov exponents are rates of an autonomous flow: events at given times have none");

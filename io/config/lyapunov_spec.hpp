@@ -7,6 +7,7 @@
 #include <string>
 
 #include "adjoint/lyapunov_spectrum.hpp"
+#include "io/config/config_file.hpp"
 #include "io/config/simulate_spec.hpp"
 
 namespace backsweep {
@@ -16,6 +17,6 @@ struct LyapunovSpec {
   LyapunovOptions options;  // t0, step (CVODES: lyapunov.interval) and tolerances from [time] and [solver]
 };
 
-LyapunovSpec lyapunov_spec(const std::string& path);
+LyapunovSpec lyapunov_spec(ConfigFile file);
 
 }  // namespace backsweep

@@ -64,7 +64,9 @@ SourcePosition position_of(const toml::source_region& region, const std::string&
 }
 
 std::vector<std::string>& overrides() {
-  static std::vector<std::string> assignments;  // set once by main, before any config is read
+  // Set by main before any config is read; per thread, so that the Python module's calls
+  // on several threads each have their own.
+  static thread_local std::vector<std::string> assignments;
   return assignments;
 }
 
@@ -272,15 +274,20 @@ toml::table parse_toml_file(const std::string& path) {
   text << in.rdbuf();
   if (text.str().size() > kMaxConfigBytes)  // it grew while read
     throw ConfigError({path, 0, 0}, "", "is more than 16 MiB; a config file is at most that");
-  refuse_deep_dotted_keys(text.str(), path);
+  return parse_toml_text(text.str(), path);
+}
+
+toml::table parse_toml_text(const std::string& text, const std::string& name) {
+  if (text.size() > kMaxConfigBytes) throw ConfigError({name, 0, 0}, "", "is more than 16 MiB; a config is at most that");
+  refuse_deep_dotted_keys(text, name);
   try {
-    toml::table document = toml::parse(text.str(), path);
+    toml::table document = toml::parse(text, name);
     for (const std::string& assignment : overrides()) apply_override(document, assignment);
     return document;
   } catch (const toml::parse_error& error) {
     // An expression left unquoted is the likely cause of "could not determine value type".
     const bool unquoted = error.description().find("value type") != std::string_view::npos;
-    throw ConfigError(position_of(error.source(), path), key_on_line(text.str(), error.source().begin.line),
+    throw ConfigError(position_of(error.source(), name), key_on_line(text, error.source().begin.line),
                       "TOML syntax error: " + std::string(error.description()) +
                           (unquoted ? " (an expression is a string: quote it, x = \"-a*x\")" : ""));
   }
@@ -291,6 +298,10 @@ toml::table parse_toml_file(const std::string& path) {
 namespace backsweep {
 
 ConfigFile read_config_file(const std::string& path) { return {path, detail::parse_toml_file(path)}; }
+
+ConfigFile config_from_text(const std::string& text, const std::string& name) {
+  return {name, detail::parse_toml_text(text, name)};
+}
 
 void set_config_overrides(std::vector<std::string> assignments) { detail::overrides() = std::move(assignments); }
 

@@ -52,5 +52,7 @@ class TomlSection {
 // Parses a TOML file; syntax errors, unreadable files and binary garbage all become a
 // ConfigError with the position the parser reports.
 toml::table parse_toml_file(const std::string& path);
+// The same for a config's text, named `name` in errors.
+toml::table parse_toml_text(const std::string& text, const std::string& name);
 
 }  // namespace backsweep::detail

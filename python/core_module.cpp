@@ -1,0 +1,157 @@
+// backsweep._core: the commands of the backsweep program, run in this process on a config
+// (a file, or TOML text) with their results kept instead of printed. The Python package
+// (backsweep/__init__.py) turns them into result objects and exceptions.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <new>
+#include <optional>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nanobind/nanobind.h>
+#include <nanobind/ndarray.h>
+#include <nanobind/stl/map.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include "apps/command_io.hpp"
+#include "apps/error_report.hpp"
+#include "apps/exit_codes.hpp"
+#include "apps/fit_command.hpp"
+#include "apps/gradient_command.hpp"
+#include "apps/lyapunov_command.hpp"
+#include "apps/simulate_command.hpp"
+#include "io/config/config_file.hpp"
+#include "io/config/config_overrides.hpp"
+#include "io/vtk/vti_reader.hpp"
+#include "platform/interrupt.hpp"
+#include "python/warning_lines.hpp"
+
+namespace nb = nanobind;
+using namespace backsweep;
+using namespace backsweep::apps;
+
+namespace {
+
+using InputArray = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
+
+// A JSON value as Python's: numbers, strings, lists and dicts made directly (no text in
+// between: the doubles are the run's own).
+nb::object to_python(const nlohmann::json& value) {
+  using Type = nlohmann::json::value_t;
+  switch (value.type()) {
+    case Type::boolean: return nb::bool_(value.get<bool>());
+    case Type::number_integer: return nb::int_(value.get<std::int64_t>());
+    case Type::number_unsigned: return nb::int_(value.get<std::uint64_t>());
+    case Type::number_float: return nb::float_(value.get<double>());
+    case Type::string: return nb::str(value.get_ref<const std::string&>().c_str());
+    case Type::array: {
+      nb::list list;
+      for (const nlohmann::json& item : value) list.append(to_python(item));
+      return list;
+    }
+    case Type::object: {
+      nb::dict dict;
+      for (const auto& [key, item] : value.items()) dict[key.c_str()] = to_python(item);
+      return dict;
+    }
+    default: return nb::none();  // null (and the binary values we never make)
+  }
+}
+
+// The thread that imported the module: Python handles signals there alone, so only runs
+// on it take over Ctrl-C.
+std::thread::id main_thread;
+
+int run_command(const std::string& command, ConfigFile file, CommandIO& io) {
+  if (command == "simulate") return run_simulate(file, io);
+  if (command == "gradient") return run_gradient(file, io);
+  if (command == "fit") return run_fit(file, io);
+  if (command == "lyapunov") return run_lyapunov(std::move(file), io);
+  report_error("unknown command '", command, "'");
+  return kExitBadInput;
+}
+
+// Runs `command` without the GIL; Ctrl-C stops it (KeyboardInterrupt) where it reports its
+// progress. Returns (exit code, the --json object, the error ({"message", ...}, where
+// the run failed), [(path, array)], [warning]) as Python values.
+nb::tuple run(const std::string& command, const std::string& source, bool is_text, const std::string& name,
+              const std::vector<std::string>& overrides, bool write,
+              const std::map<std::string, InputArray>& initial_fields,
+              const std::map<std::string, InputArray>& parameter_fields) {
+  CommandIO io;
+  io.keep = true;
+  io.write_outputs = write;
+  for (const auto& [field, values] : initial_fields) io.initial_fields[field] = {values.data(), values.size()};
+  for (const auto& [field, values] : parameter_fields) io.parameter_fields[field] = {values.data(), values.size()};
+  int code = kExitOk;
+  bool interrupted = false;
+  std::vector<std::string> warnings;
+  {
+    nb::gil_scoped_release unlocked;
+    python::WarningLines warning_lines;
+    std::optional<InterruptOnSigint> sigint;
+    if (std::this_thread::get_id() == main_thread) sigint.emplace();
+    set_config_overrides(overrides);
+    try {
+      code = run_command(command, is_text ? config_from_text(source, name) : read_config_file(source), io);
+    } catch (const ConfigError& error) {  // the given arrays' (CommandIO::use_given_fields)
+      report_error(error);
+      code = kExitBadInput;
+    } catch (const RunInterrupted&) {
+      interrupted = true;
+    } catch (const std::bad_alloc&) {
+      report_error("out of memory: the run needs more than this machine can give it");
+      code = kExitRunFailed;
+    } catch (const std::exception& error) {
+      report_error(error.what());
+      code = kExitRunFailed;
+    }
+    set_config_overrides({});
+    warnings = warning_lines.take();
+  }
+  if (interrupted) {
+    PyErr_SetNone(PyExc_KeyboardInterrupt);
+    throw nb::python_error();
+  }
+  nb::list arrays;
+  for (ResultArray& array : io.arrays) {
+    auto* values = new std::vector<double>(std::move(array.values));
+    nb::capsule owner(values, [](void* p) noexcept { delete static_cast<std::vector<double>*>(p); });
+    arrays.append(nb::make_tuple(
+        array.path, nb::ndarray<nb::numpy, double>(values->data(), array.shape.size(), array.shape.data(), owner)));
+  }
+  const nb::object error = code == kExitOk ? nb::none() : to_python(error_json(code)["error"]);
+  return nb::make_tuple(code, to_python(io.results), error, arrays, warnings);
+}
+
+// The baseline of bench/python_overhead.py: seconds per call of `command` on the file at
+// `path` run `repeats` times from C++ (read, run, results kept, no files written), as a
+// C++ program calling the commands would.
+double seconds_per_call_in_cpp(const std::string& command, const std::string& path,
+                               const std::vector<std::string>& overrides, int repeats) {
+  nb::gil_scoped_release unlocked;
+  set_config_overrides(overrides);
+  const auto start = std::chrono::steady_clock::now();
+  for (int i = 0; i < repeats; ++i) {
+    CommandIO io;
+    io.keep = true;
+    io.write_outputs = false;
+    if (run_command(command, read_config_file(path), io) != kExitOk) throw std::runtime_error(last_error().message);
+  }
+  set_config_overrides({});
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / repeats;
+}
+
+}  // namespace
+
+NB_MODULE(_core, module) {
+  main_thread = std::this_thread::get_id();
+  install_vti_reader();  // configs may name .vti files for fields
+  module.attr("version") = BACKSWEEP_VERSION;
+  module.def("run", &run, nb::arg("command"), nb::arg("source"), nb::arg("is_text"), nb::arg("name"),
+             nb::arg("overrides"), nb::arg("write"), nb::arg("initial_fields"), nb::arg("parameter_fields"));
+  module.def("seconds_per_call_in_cpp", &seconds_per_call_in_cpp);
+}
