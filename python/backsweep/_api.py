@@ -100,14 +100,14 @@ class Result:
 
 def _source(config: Config) -> tuple:
     """(text or path, is_text, name)"""
-    if type(config) is str and "\n" not in config and "=" not in config:  # the common case first
-        return config, False, config
+    if type(config) is str and ("\n" not in config and "=" not in config or os.path.isfile(config)):
+        return config, False, config  # a file's path (the common case first)
     if isinstance(config, Mapping):
         return _toml.dumps(dict(config)), True, "<dict>"
     if isinstance(config, os.PathLike):
         return os.fspath(config), False, os.fspath(config)
     if isinstance(config, str):
-        if "\n" in config or "=" in config:  # TOML text; a file's path has neither
+        if "\n" in config or "=" in config:  # TOML text (a file of that name was looked for above)
             return config, True, "<string>"
         return config, False, config
     raise TypeError(f"config: a path, TOML text or a dict, not {type(config).__name__}")

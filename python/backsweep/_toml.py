@@ -18,7 +18,9 @@ def value(item: Any) -> str:
             return "inf" if item > 0 else "-inf"
         return repr(float(item))  # the shortest text that reads back as the same double (numpy floats too)
     if isinstance(item, str):
-        return json.dumps(item)  # a TOML basic string: the same escapes
+        # A TOML basic string: JSON's escapes, with characters past U+FFFF as they are (JSON
+        # would write surrogate pairs, which TOML refuses) and DEL escaped.
+        return json.dumps(item, ensure_ascii=False).replace("\x7f", "\\u007F")
     if isinstance(item, dict):
         return "{" + ", ".join(f"{key(k)} = {value(v)}" for k, v in item.items()) + "}"
     if isinstance(item, (list, tuple)):
