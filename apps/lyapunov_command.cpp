@@ -18,8 +18,9 @@ namespace backsweep::apps {
 
 int run_lyapunov(ConfigFile file, CommandIO& io) {
   const std::string path = file.path;
-  const auto loaded = load_config(lyapunov_config, std::move(file));
+  auto loaded = load_config(lyapunov_config, std::move(file));
   if (!loaded) return kExitBadInput;
+  io.use_given_fields(loaded->simulate);
   const LyapunovConfig& config = *loaded;
   const SimulateConfig& sim = config.simulate;
   LyapunovResult result;

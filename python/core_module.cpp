@@ -88,12 +88,13 @@ nb::tuple run(const std::string& command, const std::string& source, bool is_tex
   for (const auto& [field, values] : parameter_fields) io.parameter_fields[field] = {values.data(), values.size()};
   int code = kExitOk;
   bool interrupted = false;
+  const bool on_main_thread = std::this_thread::get_id() == main_thread;
   std::vector<std::string> warnings;
   {
     nb::gil_scoped_release unlocked;
     python::WarningLines warning_lines;
     std::optional<InterruptOnSigint> sigint;
-    if (std::this_thread::get_id() == main_thread) sigint.emplace();
+    if (on_main_thread) sigint.emplace();
     set_config_overrides(overrides);
     try {
       code = run_command(command, is_text ? config_from_text(source, name) : read_config_file(source), io);
@@ -112,7 +113,9 @@ nb::tuple run(const std::string& command, const std::string& source, bool is_tex
     set_config_overrides({});
     warnings = warning_lines.take();
   }
-  if (interrupted) {
+  // A Ctrl-C a run never looked for (one without progress reports, or after its last step)
+  // is still the user's: raised as Python would have.
+  if (interrupted || (on_main_thread && interrupt_requested())) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw nb::python_error();
   }
