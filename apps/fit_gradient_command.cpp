@@ -64,8 +64,9 @@ int fit_gradient(const FitConfig& config, CommandIO& io) {
       return gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
     });
     out["gradient"]["parameter_fields"] = field_norms_json(output.parameter_fields, "/gradient/parameter_fields");
-    for (const NamedField& field : output.parameter_fields)
-      io.keep_array("gradient/parameter_fields/" + field.name, output.grid_shape, field.values);
+    if (io.keep)
+      for (const NamedField& field : output.parameter_fields)
+        io.keep_array("gradient/parameter_fields/" + field.name, output.grid_shape, field.values);
     if (io.write_outputs) try {
       OutputSet outputs(config.simulate.output_dir);
       write_gradient_hdf5(output, (outputs.staging() / "gradient.h5").string());

@@ -46,6 +46,7 @@ GradientOutput gradient_record(const GradientConfig& config, const GradientResul
 }
 
 void keep_gradient_arrays(const GradientOutput& record, CommandIO& io) {
+  if (!io.keep) return;  // no copies for the program
   for (const NamedField& field : record.initial_fields)
     io.keep_array("gradient/initial/" + field.name, record.grid_shape, field.values);
   for (const NamedField& field : record.parameter_fields)

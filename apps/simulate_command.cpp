@@ -89,7 +89,7 @@ int run_simulate(const ConfigFile& file, CommandIO& io) {
     std::cerr << "warning: stiff: the steps of " << config.method.name() << " were held by its stability (h rho(J) "
               << "at " << stiffness->ratio << " of the limit, as a median over the steps), not by accuracy: an "
               << "implicit method (sdirk4, esdirk3, cvodes_bdf) would take far fewer steps\n";
-  {
+  if (io.json || io.keep) {  // the whole trajectory as JSON: only when asked for
     nlohmann::json out = simulate_json(trajectory, fields);
     out["stiffness"] = stiffness ? nlohmann::json{{"ratio", stiffness->ratio},
                                                   {"samples", stiffness->samples},

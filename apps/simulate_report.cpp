@@ -70,6 +70,7 @@ void write_state_fields(const std::string& folder, const SimulateConfig& config,
 }
 
 void keep_trajectory_arrays(const Trajectory& trajectory, CommandIO& io) {
+  if (!io.keep) return;  // no copies for the program
   const std::size_t rows = trajectory.times.size(), width = trajectory.state_names.size();
   io.keep_array("times", {rows}, trajectory.times);
   const bool grid = !trajectory.grid_shape.empty();
