@@ -11,7 +11,7 @@ namespace {
 
 // Text nobody reads: the Python module keeps the results instead.
 std::ostream& nowhere() {
-  static std::ostream stream(nullptr);  // no buffer: every write fails silently
+  thread_local std::ostream stream(nullptr);  // no buffer: every write fails silently (and marks it)
   return stream;
 }
 

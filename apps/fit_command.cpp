@@ -34,21 +34,22 @@ int fit_model(const FitConfig& config, CommandIO& io) {
   // backend omp the starts run at once. Each start's result is the serial one.
   std::vector<std::unique_ptr<FitEngine>> fits;
   for (std::size_t s = 0; s < config.optimizer.starts; ++s) fits.push_back(fit->clone());
+  const StopRequest stop = this_threads_stop_request();  // Ctrl-C (the Python module), seen by every start
   const ParameterFit result = fit_parameters(
       [&](std::size_t s) -> FitObjective {
-        return [&engine = *fits[s]](const std::vector<double>& theta, std::vector<double>& gradient) {
-          if (interrupt_requested()) return double(NAN);  // Ctrl-C (the Python module): every start ends soon
+        return [&engine = *fits[s], stop](const std::vector<double>& theta, std::vector<double>& gradient) {
+          if (stop.requested()) return double(NAN);  // every start ends soon
           std::string failure;
           return engine.evaluate(theta, gradient, failure);
         };
       },
       [&](const std::vector<double>& theta, Eigen::MatrixXd& information, std::vector<double>& predictions,
-          std::string& failure) { return !interrupt_requested() && fit->fisher(theta, information, predictions, failure); },
+          std::string& failure) { return !stop.requested() && fit->fisher(theta, information, predictions, failure); },
       scaled.parameters, scaled.lower, scaled.upper, config.optimizer, print_progress,
       [parallel](std::size_t count, const std::function<void(std::size_t)>& work) {
         for_each_member(count, parallel, work);
       });
-  stop_if_interrupted();  // here, not in the starts: they may run on threads that must not throw
+  stop.throw_if_requested();  // here, not in the starts: they may run on threads that must not throw
   if (result.failed_everywhere()) return all_starts_failed(config, fits);
   const StartResult& best = result.best();
 

@@ -2,26 +2,26 @@
 
 #include <signal.h>
 
-#include <atomic>
-
 #include "platform/signal_cleanup.hpp"
 
 namespace backsweep {
 
 namespace {
 
-std::atomic<bool> requested{false};
+std::atomic<bool> asked{false};  // set by SIGINT
+thread_local const std::atomic<bool>* listening = nullptr;  // &asked on the thread of an InterruptOnSigint
 struct sigaction before_run {};
 
 extern "C" void ask_to_stop(int) { request_interrupt(); }
 
 }  // namespace
 
-bool interrupt_requested() { return requested.load(std::memory_order_relaxed); }
-void request_interrupt() { requested.store(true, std::memory_order_relaxed); }
+StopRequest this_threads_stop_request() { return StopRequest(listening); }
+void request_interrupt() { asked.store(true, std::memory_order_relaxed); }
 
 InterruptOnSigint::InterruptOnSigint() {
-  requested.store(false);
+  asked.store(false);
+  listening = &asked;
   detail::sigint_interrupts(true);
   struct sigaction action {};
   action.sa_handler = ask_to_stop;
@@ -32,6 +32,9 @@ InterruptOnSigint::InterruptOnSigint() {
 InterruptOnSigint::~InterruptOnSigint() {
   ::sigaction(SIGINT, &before_run, nullptr);
   detail::sigint_interrupts(false);
+  listening = nullptr;
 }
+
+bool InterruptOnSigint::requested() const { return asked.load(); }
 
 }  // namespace backsweep

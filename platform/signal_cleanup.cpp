@@ -57,11 +57,25 @@ void empty_folder(int folder) {
   ::close(folder);
 }
 
-extern "C" void remove_registered_files(int signal) {
+constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP};
+struct sigaction before[3];  // the handlers found when ours were installed, in kSignals' order
+
+const struct sigaction& before_of(int signal) {
+  int i = 0;
+  while (kSignals[i] != signal) ++i;
+  return before[i];
+}
+
+extern "C" void remove_registered_files(int signal, siginfo_t* info, void* context) {
   if (signal == SIGINT && sigint_stops_run.load()) {  // the handler installed later than InterruptOnSigint's
     request_interrupt();
     return;
   }
+  // Another's handler (the Python interpreter's): the signal is theirs, the process goes on,
+  // and the run removes its files itself.
+  const struct sigaction& previous = before_of(signal);
+  if (previous.sa_flags & SA_SIGINFO) return previous.sa_sigaction(signal, info, context);
+  if (previous.sa_handler != SIG_DFL) return previous.sa_handler(signal);
   for (int i = 0; i < kMaxFiles; ++i) {
     if (!used[i].load()) continue;
     if (trees[i]) {
@@ -80,14 +94,13 @@ extern "C" void remove_registered_files(int signal) {
 // process was started ignoring (nohup) stays ignored.
 void install_handlers() {
   struct sigaction action {};
-  action.sa_handler = remove_registered_files;
+  action.sa_sigaction = remove_registered_files;
+  action.sa_flags = SA_SIGINFO;
   sigemptyset(&action.sa_mask);
-  for (int signal : {SIGTERM, SIGINT, SIGHUP}) sigaddset(&action.sa_mask, signal);
-  for (int signal : {SIGTERM, SIGINT, SIGHUP}) {
-    struct sigaction before {};
-    if (::sigaction(signal, nullptr, &before) == 0 && before.sa_handler == SIG_IGN) continue;
-    ::sigaction(signal, &action, nullptr);
-  }
+  for (int signal : kSignals) sigaddset(&action.sa_mask, signal);
+  for (int i = 0; i < 3; ++i)
+    if (::sigaction(kSignals[i], nullptr, &before[i]) == 0 && before[i].sa_handler != SIG_IGN)
+      ::sigaction(kSignals[i], &action, nullptr);
 }
 
 }  // namespace

@@ -1,7 +1,9 @@
 #pragma once
 // Files a run must not leave behind if SIGTERM, SIGINT or SIGHUP stops it (temporaries
 // of results, the staging folder of an output set, disk checkpoints): a handler removes
-// those registered now, then lets the signal end the process as it would have.
+// those registered now, then lets the signal end the process as it would have. Where a
+// handler was there before ours (the Python interpreter's), the signal is passed to it and
+// nothing is removed: the process goes on, and the run removes its files itself.
 #include <string>
 
 namespace backsweep::detail {

@@ -7,7 +7,6 @@
 #include <new>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include <nanobind/nanobind.h>
@@ -61,10 +60,6 @@ nb::object to_python(const nlohmann::json& value) {
   }
 }
 
-// The thread that imported the module: Python handles signals there alone, so only runs
-// on it take over Ctrl-C.
-std::thread::id main_thread;
-
 int run_command(const std::string& command, ConfigFile file, CommandIO& io) {
   if (command == "simulate") return run_simulate(file, io);
   if (command == "gradient") return run_gradient(file, io);
@@ -74,13 +69,14 @@ int run_command(const std::string& command, ConfigFile file, CommandIO& io) {
   return kExitBadInput;
 }
 
-// Runs `command` without the GIL; Ctrl-C stops it (KeyboardInterrupt) where it reports its
-// progress. Returns (exit code, the --json object, the error ({"message", ...}, where
-// the run failed), [(path, array)], [warning]) as Python values.
+// Runs `command` without the GIL. On Python's main thread (where Python handles signals
+// alone), Ctrl-C stops it (KeyboardInterrupt) where it reports its progress. Returns (exit
+// code, the --json object, the error ({"message", ...}, where the run failed),
+// [(path, array)], [warning]) as Python values.
 nb::tuple run(const std::string& command, const std::string& source, bool is_text, const std::string& name,
               const std::vector<std::string>& overrides, bool write,
               const std::map<std::string, InputArray>& initial_fields,
-              const std::map<std::string, InputArray>& parameter_fields) {
+              const std::map<std::string, InputArray>& parameter_fields, bool on_main_thread) {
   CommandIO io;
   io.keep = true;
   io.write_outputs = write;
@@ -88,11 +84,10 @@ nb::tuple run(const std::string& command, const std::string& source, bool is_tex
   for (const auto& [field, values] : parameter_fields) io.parameter_fields[field] = {values.data(), values.size()};
   int code = kExitOk;
   bool interrupted = false;
-  const bool on_main_thread = std::this_thread::get_id() == main_thread;
   std::vector<std::string> warnings;
   {
     nb::gil_scoped_release unlocked;
-    python::WarningLines warning_lines;
+    const python::WarningLines::Collect collect(warnings);
     std::optional<InterruptOnSigint> sigint;
     if (on_main_thread) sigint.emplace();
     set_config_overrides(overrides);
@@ -111,11 +106,11 @@ nb::tuple run(const std::string& command, const std::string& source, bool is_tex
       code = kExitRunFailed;
     }
     set_config_overrides({});
-    warnings = warning_lines.take();
+    // A Ctrl-C a run never looked for (one without progress reports, or after its last
+    // step) is still the user's: raised as Python would have.
+    interrupted = interrupted || (sigint && sigint->requested());
   }
-  // A Ctrl-C a run never looked for (one without progress reports, or after its last step)
-  // is still the user's: raised as Python would have.
-  if (interrupted || (on_main_thread && interrupt_requested())) {
+  if (interrupted) {
     PyErr_SetNone(PyExc_KeyboardInterrupt);
     throw nb::python_error();
   }
@@ -151,10 +146,11 @@ double seconds_per_call_in_cpp(const std::string& command, const std::string& pa
 }  // namespace
 
 NB_MODULE(_core, module) {
-  main_thread = std::this_thread::get_id();
+  python::WarningLines::install();
   install_vti_reader();  // configs may name .vti files for fields
   module.attr("version") = BACKSWEEP_VERSION;
   module.def("run", &run, nb::arg("command"), nb::arg("source"), nb::arg("is_text"), nb::arg("name"),
-             nb::arg("overrides"), nb::arg("write"), nb::arg("initial_fields"), nb::arg("parameter_fields"));
+             nb::arg("overrides"), nb::arg("write"), nb::arg("initial_fields"), nb::arg("parameter_fields"),
+             nb::arg("on_main_thread"));
   module.def("seconds_per_call_in_cpp", &seconds_per_call_in_cpp);
 }

@@ -2,6 +2,7 @@
 dict, with values and arrays replacing its own), a Result out."""
 
 import os
+import threading
 import warnings
 from typing import Any, Mapping, Optional, Union
 
@@ -139,7 +140,8 @@ def run(command: str, config: Config, *, parameters: Optional[Mapping[str, Any]]
     if write is None:  # as the command line does for a file; text and dicts write where told
         write = not is_text or output_dir is not None
     code, results, error, arrays, said = _core.run(command, source, is_text, name, overrides, write,
-                                                  initial_fields, parameter_fields)
+                                                  initial_fields, parameter_fields,
+                                                  threading.current_thread() is threading.main_thread())
     for text in said:
         warnings.warn(text, BacksweepWarning, stacklevel=3)
     if code != 0:

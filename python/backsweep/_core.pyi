@@ -9,10 +9,11 @@ version: str
 
 def run(command: str, source: str, is_text: bool, name: str, overrides: Sequence[str], write: bool,
         initial_fields: Mapping[str, npt.NDArray[np.float64]],
-        parameter_fields: Mapping[str, npt.NDArray[np.float64]]
+        parameter_fields: Mapping[str, npt.NDArray[np.float64]], on_main_thread: bool
         ) -> tuple[int, Any, Optional[dict], list[tuple[str, npt.NDArray[np.float64]]], list[str]]:
     """Runs a command without the GIL: (exit code, the --json object, the error where it
-    failed, [(HDF5 path, array)], [warning]). Raises KeyboardInterrupt on Ctrl-C."""
+    failed, [(HDF5 path, array)], [warning]). On Python's main thread, raises KeyboardInterrupt on
+    Ctrl-C."""
 
 def seconds_per_call_in_cpp(command: str, path: str, overrides: Sequence[str], repeats: int) -> float:
     """The benchmarks' baseline: the same command run from C++."""

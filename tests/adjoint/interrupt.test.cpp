@@ -2,11 +2,14 @@
 // lives, a real SIGINT makes a gradient with a progress throw RunInterrupted at its next
 // step, in the forward sweep or the backward one, and frees what it held (the sanitizer
 // build checks); the handler before it is back afterwards, and a new run starts clean.
+// Runs on other threads are not stopped.
 #include "platform/interrupt.hpp"
 
 #include <doctest/doctest.h>
 
 #include <signal.h>
+
+#include <thread>
 
 #include "adjoint/discrete_adjoint.hpp"
 #include "models/builtin/registry.hpp"
@@ -72,4 +75,25 @@ TEST_CASE("SIGINT stops a gradient in either sweep, and the handler before is pu
     problem.integrate.progress = nullptr;
     CHECK(gradient<double>(problem, problem.y0, problem.p).ok());
   }
+}
+
+TEST_CASE("SIGINT stops the run of the thread that took it over, not runs on other threads") {
+  const models::Lorenz63 model;
+  const InterruptOnSigint sigint;
+  ::raise(SIGINT);
+  CHECK(sigint.requested());
+  RunProgress progress;
+  auto problem = lorenz(model, &progress);
+  CHECK_THROWS_AS(gradient<double>(problem, problem.y0, problem.p), RunInterrupted);
+  bool other_ok = false, other_asked = true;
+  std::thread other([&] {
+    RunProgress its_progress;
+    auto its_problem = lorenz(model, &its_progress);
+    other_asked = this_threads_stop_request().requested();
+    other_ok = gradient<double>(its_problem, its_problem.y0, its_problem.p).ok();
+  });
+  other.join();
+  CHECK(!other_asked);
+  CHECK(other_ok);
+  CHECK(this_threads_stop_request().requested());  // and a copy taken here asks wherever it goes
 }
