@@ -11,6 +11,7 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <stdexcept>
 
@@ -58,7 +59,7 @@ void empty_folder(int folder) {
 }
 
 constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP};
-struct sigaction before[3];  // the handlers found when ours were installed, in kSignals' order
+struct sigaction before[std::size(kSignals)];  // the handlers found when ours were installed, in kSignals' order
 
 const struct sigaction& before_of(int signal) {
   int i = 0;
@@ -98,7 +99,7 @@ void install_handlers() {
   action.sa_flags = SA_SIGINFO;
   sigemptyset(&action.sa_mask);
   for (int signal : kSignals) sigaddset(&action.sa_mask, signal);
-  for (int i = 0; i < 3; ++i)
+  for (std::size_t i = 0; i < std::size(kSignals); ++i)
     if (::sigaction(kSignals[i], nullptr, &before[i]) == 0 && before[i].sa_handler != SIG_IGN)
       ::sigaction(kSignals[i], &action, nullptr);
 }
