@@ -169,8 +169,10 @@ class AdjointSweep {
     if (nonfinite_) return;
     const std::size_t n = stepper_.state_size();
     const std::size_t component = first_non_finite<A>(n, v);
-    if (component < n) [[unlikely]]
+    if (component < n) [[unlikely]] {
       nonfinite_ = NonFinite{phase, step, component, t};
+      if constexpr (requires { stepper_.linear_failure(); }) nonfinite_->cause = stepper_.linear_failure();
+    }
   }
 
   S& stepper_;

@@ -81,7 +81,7 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
     forward.output_times = stop_times(problem.integrate);  // with the event times
     std::vector<double> y_run = y;
     const IntegrateResult ran = with_system(problem.model, problem.objective, [&](const auto& system) {
-      ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
+      ModelSystem ode(system, p.data(), problem.method.newton.linear_solver, problem.method.newton.preconditioner);
       return cvodes_integrate(ode, problem.method.sundials_bdf(), y_run.data(), forward, [&](double t, const double* state) {
         if (starts.size() < ends.size() && t == ends[starts.size() - 1]) starts.emplace_back(state, state + n);
         if (observed && t > t0) problem.forward_observer(t, state);
@@ -153,9 +153,14 @@ GradientResult<double> cvodes_gradient(const GradientProblem<M, Obj>& problem, c
     };
     CvodesCounts read;
     const IntegrateResult solved = with_system(problem.model, problem.objective, [&](const auto& system) {
-      ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
+      ModelSystem ode(system, p.data(), problem.method.newton.linear_solver, problem.method.newton.preconditioner);
+      if (bdf && !d.linear_solves) d.linear_solves = LinearSolveReport{ode.linear_solver()};
       return cvodes_adjoint(ode, bdf, starts[s], options, request, lambda, segment_mu, &read);
     });
+    if (d.linear_solves) {  // SPGMR's iterations (CVODES does not give their residuals)
+      d.linear_solves->forward.iterations += read.linear_iterations;
+      d.linear_solves->adjoint.iterations += read.backward_linear_iterations;
+    }
     d.steps += read.steps;
     d.adjoint_steps += read.backward_steps;
     d.rhs_evaluations += read.rhs_evaluations + read.backward_rhs_evaluations;
@@ -264,7 +269,7 @@ GradientResult<double> cvodes_tangent_gradient(const GradientProblem<M, Obj>& pr
                              options.output_times.end());
   CvodesCounts counts;
   const IntegrateResult solved = with_system(problem.model, problem.objective, [&](const auto& system) {
-    ModelSystem ode(system, p.data(), problem.method.newton.linear_solver);
+    ModelSystem ode(system, p.data(), problem.method.newton.linear_solver, problem.method.newton.preconditioner);
     return cvodes_sensitivities(ode, problem.method.sundials_bdf(), y.data(), directions, options,
                                 [&](double t, const double* state, const double* s) {
                                   for (std::size_t k = 0; k < m; ++k)

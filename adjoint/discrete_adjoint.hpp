@@ -103,6 +103,7 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
         run.run(to_algebra<A>(detail::initial_state<T>(problem, y0, p)), [&](auto& sweep) {
           detail::read_gradient(sweep, problem, y0, p, result);
           result.diagnostics.vjp_evaluations = stepper.vjp_evaluations();
+          if constexpr (ReportsLinearSolves<S>) result.diagnostics.linear_solves = stepper.linear_solves();
         });
       } catch (const std::invalid_argument& error) {
         // A declared sparsity pattern that does not fit its model: an error of input.

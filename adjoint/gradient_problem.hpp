@@ -19,6 +19,7 @@
 #include "adjoint/slot_file.hpp"
 #include "solvers/integrate.hpp"
 #include "solvers/integrate_options.hpp"
+#include "solvers/linear_solver.hpp"
 #include "solvers/method.hpp"
 #include "solvers/step_grid.hpp"
 #include "adjoint/stiffness.hpp"
@@ -80,6 +81,7 @@ struct NonFinite {
   std::size_t step = 0, component = 0;
   double time = 0.0;
   std::string after = {};  // ", just after event 'dose'" where a jump made it (TimeEvents::just_after)
+  std::string cause = {};  // what the stepper knows of it (an implicit stage's failed solve)
   // With the states' names, the component is named: a state, its adjoint, or (past the
   // states) the quadrature of the objective's running cost.
   std::string describe(const std::vector<std::string>& names = {}) const {
@@ -108,7 +110,7 @@ struct NonFinite {
       what << "the quadrature of the objective's integral";
     else
       what << "component " << component;
-    return what.str() + after;
+    return what.str() + after + (cause.empty() ? "" : ": " + cause);
   }
 };
 
@@ -141,6 +143,7 @@ struct GradientDiagnostics {
   std::optional<NonFinite> nonfinite;
   std::optional<GrowthReport> monitor;  // every mode: the adjoint, or the tangent, watched
   std::optional<StiffnessEstimate> stiffness;  // explicit methods (adjoint or tangent)
+  std::optional<LinearSolveReport> linear_solves;  // implicit methods: the solver, Krylov counts
 };
 
 template <class T = double>

@@ -161,6 +161,7 @@ class GradientRun {
     result_.diagnostics.nonfinite =
         NonFinite{"forward", solved.failed_step + 1, solved.failed_component, solved.failed_time};
     name_event(problem_, *result_.diagnostics.nonfinite);
+    if (solved.message.starts_with("Newton")) result_.diagnostics.nonfinite->cause = solved.message;
     result_.message = result_.diagnostics.nonfinite->describe();
   }
   // An option refused before the run: invalid, with what is wrong at its key.

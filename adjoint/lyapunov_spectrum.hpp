@@ -170,7 +170,7 @@ LyapunovResult lyapunov_spectrum(const M& model, const Method& method,
 
   if (method.is_sundials()) {
     // CVODES' forward sensitivities carry the tangent vectors, restarted at each QR.
-    ModelSystem ode(model, p.data(), method.newton.linear_solver);
+    ModelSystem ode(model, p.data(), method.newton.linear_solver, method.newton.preconditioner);
     SensitivityDirections directions{k, std::vector<double>(k * n), std::vector<double>(k * p.size(), 0.0)};
     std::vector<double> y(n);
     return spectrum([&](std::size_t count) {

@@ -18,6 +18,7 @@
 
 #include "adjoint/detail/scalar_gradient.hpp"
 #include "models/derivatives.hpp"
+#include "models/grid_layout.hpp"
 #include "models/model.hpp"
 #include "models/sparsity.hpp"
 
@@ -47,6 +48,7 @@ struct PlusOneState {
   const M* model;
   std::size_t state_size() const { return backsweep::state_size(*model) + 1; }
   std::size_t param_size() const { return backsweep::param_size(*model); }
+  const Grid* grid() const { return grid_of(*model); }  // the extra state is not on it
 };
 template <HasStaticSizes M>
 struct PlusOneState<M> {

@@ -81,6 +81,11 @@ int run_gradient(const ConfigFile& file, CommandIO& io) {
                         "unstable (docs/config.md, Shadowing)."
                       : "")
               << '\n';
+  if (const auto& linear = result.diagnostics.linear_solves)
+    if (const std::string advice =
+            linear_solver_advice(*linear, result.diagnostics.forward_seconds + result.diagnostics.backward_seconds);
+        !advice.empty())
+      std::cerr << "warning: " << advice << '\n';
   if (recorder)
     for (double t : recorder->missed())
       std::cerr << "warning: output time " << t << " is not on the gradient's step grid: no state or "

@@ -40,7 +40,12 @@ const char* const kSimulateHelp = R"(Config keys read by simulate (see docs/conf
                 max_steps   failure after this many steps (default 1000000)
                 initial_step  first adaptive step (default: chosen automatically)
                 min_step, max_step  adaptive step limits (default: a few ulps of t, none)
-                newton_tolerance, linear_solver (auto | dense | sparse)  implicit methods
+                newton_tolerance  implicit methods: Newton's (scaled) tolerance
+                linear_solver  auto | dense | klu | gmres | cg  (implicit methods; auto
+                            says its choice in the diagnostics)
+                preconditioner  auto | none | jacobi | ilu | multigrid  (gmres, cg)
+                krylov_tolerance  relative residual of the tangent's and adjoint's
+                            Krylov solves (default 1e-10): the adjoint is exact to it
                 backend     cpu (default) | omp: the hand-written grid models' and
                             equations on a grid on OpenMP threads, [ensemble] members
                             and a fit's starts in parallel | cuda: their gradients on

@@ -4,6 +4,7 @@
 // scalars, then parameter field 0 at every point, then 1, ... Models defined by
 // equations (FieldEquations) and the built-in kernels (models/builtin/grid_kernels.hpp)
 // share it, so everything above the model addresses both alike.
+#include <concepts>
 #include <cstddef>
 #include <string>
 #include <utility>
@@ -32,5 +33,15 @@ class GridLayout {
   std::vector<std::string> fields_, parameter_fields_;
   std::size_t scalars_;
 };
+
+// The grid a model's states lie on, or null for a model not on a grid: built-in grid
+// kernels have grid(), models defined by equations have fields() (null for an ODE).
+template <class M>
+const Grid* grid_of(const M& model) {
+  if constexpr (requires { { model.grid() } -> std::convertible_to<const Grid*>; }) return model.grid();
+  else if constexpr (requires { { model.grid() } -> std::convertible_to<const Grid&>; }) return &model.grid();
+  else if constexpr (requires { model.fields(); }) return model.fields() ? &model.fields()->grid() : nullptr;
+  else return nullptr;
+}
 
 }  // namespace backsweep

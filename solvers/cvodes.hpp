@@ -1,6 +1,7 @@
 #pragma once
 // SUNDIALS CVODES as a backend: BDF (stiff, Newton with a Jacobian from our derivative
-// layer: dense LU, or KLU for a model that declares its sparsity pattern) or Adams
+// layer: dense LU, KLU for a model that declares its sparsity pattern, or SUNDIALS' SPGMR
+// or PCG preconditioned by our Krylov preconditioners, multigrid on grids) or Adams
 // (non-stiff, fixed-point), forward solves and CVODES' own
 // adjoint (CVodeF/CVodeB with its checkpoints and polynomial interpolation, backward
 // quadratures for dJ/dp). This is a continuous adjoint: its accuracy follows the
@@ -16,8 +17,10 @@
 #include <vector>
 
 #include "models/derivatives.hpp"
+#include "models/grid_layout.hpp"
 #include "models/model.hpp"
 #include "models/sparse_jacobian.hpp"
+#include "solvers/krylov/stage_solver.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/integrate_options.hpp"
 #include "solvers/time_events.hpp"
@@ -43,20 +46,43 @@ class OdeSystem {
   // that order. Null: dense.
   virtual const SparsityPattern* sparse_pattern() const { return nullptr; }
   virtual void sparse_jacobian(double /*t*/, const double* /*y*/, double* /*values*/) {}
+  // With a Krylov method (SPGMR, or PCG for cg): the preconditioners of the forward Newton
+  // matrix I - gamma J and of the backward one I + gamma Jᵀ (built on the pattern's J), and
+  // which method; null and automatic for a direct solver.
+  virtual krylov::KrylovStageSolver* preconditioner(bool /*backward*/) { return nullptr; }
+  virtual LinearSolver krylov_method() const { return LinearSolver::automatic; }
 };
 
 template <Model M>
 class ModelSystem final : public OdeSystem {
  public:
-  // Sparse for a model that declares its pattern, where `linear_solver` asks for it or
-  // is automatic and sparse_lu_pays().
-  ModelSystem(const M& model, const double* p, LinearSolver linear_solver = LinearSolver::automatic)
+  // The linear solver as choose_linear_solver() picks it for the request (sparse and
+  // Krylov on the pattern a model declares). Throws std::invalid_argument for a request
+  // the model cannot meet.
+  ModelSystem(const M& model, const double* p, LinearSolver linear_solver = LinearSolver::automatic,
+              PreconditionerKind preconditioner = PreconditionerKind::automatic)
       : model_(model), p_(p), derivatives_(model), n_(state_size(model)), np_(backsweep::param_size(model)) {
+    LinearSystemShape shape{n_, 0, 0, 0};
+    const Grid* grid = grid_of(model);
+    if (grid) shape = {n_, 0, grid->axes(), grid->points()};
+    SparsityPattern pattern;
     if constexpr (HasSparsityPattern<M>) {
-      SparsityPattern pattern;
       if (linear_solver != LinearSolver::dense) pattern = model.sparsity();
-      if (linear_solver == LinearSolver::sparse ||
-          (linear_solver == LinearSolver::automatic && sparse_lu_pays(pattern.rows, pattern.state_nonzeros()))) {
+      shape.state_nonzeros = pattern.state_nonzeros();
+    }
+    choice_ = linear_solver == LinearSolver::dense ? LinearSolverChoice{LinearSolver::dense, {}, "asked for"}
+                                                   : choose_linear_solver(linear_solver, preconditioner, shape);
+    if (choice_.solver == LinearSolver::gmres || choice_.solver == LinearSolver::cg) {
+      std::optional<krylov::GridUnknowns> unknowns;
+      if (grid) {
+        const std::size_t fields = n_ / grid->points();
+        unknowns = krylov::GridUnknowns{grid->shape(), grid->boundary(), fields, n_ - fields * grid->points()};
+      }
+      for (auto* slot : {&forward_preconditioner_, &backward_preconditioner_})
+        slot->emplace(krylov::KrylovOptions{choice_.solver, choice_.preconditioner}, unknowns);
+    }
+    if constexpr (HasSparsityPattern<M>) {
+      if (choice_.solver != LinearSolver::dense) {
         sparse_.emplace(model, std::move(pattern));
         // The state columns of df/d[y, p]: where they are among its nonzeros.
         const SparsityPattern& full = sparse_->pattern();
@@ -103,6 +129,12 @@ class ModelSystem final : public OdeSystem {
     }
   }
   const SparsityPattern* sparse_pattern() const override { return states_.rows ? &states_ : nullptr; }
+  krylov::KrylovStageSolver* preconditioner(bool backward) override {
+    auto& slot = backward ? backward_preconditioner_ : forward_preconditioner_;
+    return slot ? &*slot : nullptr;
+  }
+  LinearSolver krylov_method() const override { return forward_preconditioner_ ? choice_.solver : LinearSolver::automatic; }
+  const LinearSolverChoice& linear_solver() const { return choice_; }
   void sparse_jacobian(double t, const double* y, double* values) override {
     if constexpr (HasSparsityPattern<M>) {
       sparse_->evaluate(t, y, p_, JacobianColumns::states);
@@ -121,11 +153,14 @@ class ModelSystem final : public OdeSystem {
   std::vector<Dual<double, kDerivativeLanes>> lanes_y_, lanes_p_, lanes_f_;
   SparsityPattern states_;                  // df/dy's pattern (rows 0 when dense)
   std::vector<std::size_t> state_entries_;  // its entries' places among df/d[y, p]'s
+  LinearSolverChoice choice_;
+  std::optional<krylov::KrylovStageSolver> forward_preconditioner_, backward_preconditioner_;
 };
 
 struct CvodesCounts {
   std::size_t steps = 0, rhs_evaluations = 0, jacobian_evaluations = 0;
   std::size_t backward_steps = 0, backward_rhs_evaluations = 0, checkpoints = 0;
+  std::size_t linear_iterations = 0, backward_linear_iterations = 0;  // Krylov (SPGMR, PCG)
 };
 
 // CVODES takes events at given times by a restart at each (a fresh solve between them);

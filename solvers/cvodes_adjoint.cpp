@@ -44,10 +44,24 @@ int jacobian_backward(realtype t, N_Vector y, N_Vector, N_Vector, SUNMatrix JB, 
   });
 }
 
+int precondition_setup_backward(realtype t, N_Vector y, N_Vector, N_Vector, booleantype jok, booleantype* jcur,
+                                realtype gamma, void* data) {
+  return guarded(data, [&](Callbacks& c) { return set_up_preconditioner(c, true, t, y, jok, jcur, gamma); });
+}
+int precondition_solve_backward(realtype, N_Vector, N_Vector, N_Vector, N_Vector r, N_Vector z, realtype, realtype,
+                                int, void* data) {
+  return guarded(data, [&](Callbacks& c) {
+    c.system.preconditioner(true)->precondition(N_VGetArrayPointer(r), N_VGetArrayPointer(z), true);
+    return 0;
+  });
+}
+
 void add_backward_counts(void* backward, CvodesCounts& counts) {
-  long steps = 0, rhs_evaluations = 0;
+  long steps = 0, rhs_evaluations = 0, linear_iterations = 0;
   CVodeGetNumSteps(backward, &steps);
   CVodeGetNumRhsEvals(backward, &rhs_evaluations);
+  CVodeGetNumLinIters(backward, &linear_iterations);
+  counts.backward_linear_iterations += std::size_t(linear_iterations);
   counts.backward_steps += std::size_t(steps);
   counts.backward_rhs_evaluations += std::size_t(rhs_evaluations);
 }
@@ -114,8 +128,10 @@ IntegrateResult cvodes_adjoint(OdeSystem& system, bool bdf, std::vector<double> 
       CVodeSetMaxNumStepsB(solver.mem, which, long(options.max_steps)) != CV_SUCCESS)
     return {IntegrateStatus::invalid_options, "CVODES rejected the backward problem"};
   linear_backward = std::make_unique<LinearSystem>(adjoint.v, system, true, context.ctx);
+  const bool krylov = system.preconditioner(true) != nullptr;
   if (CVodeSetLinearSolverB(solver.mem, which, linear_backward->solver, linear_backward->matrix) != CV_SUCCESS ||
-      CVodeSetJacFnB(solver.mem, which, jacobian_backward) != CV_SUCCESS ||
+      (krylov ? CVodeSetPreconditionerB(solver.mem, which, precondition_setup_backward, precondition_solve_backward)
+              : CVodeSetJacFnB(solver.mem, which, jacobian_backward)) != CV_SUCCESS ||
       CVodeQuadInitB(solver.mem, which, quadrature_backward, quadrature.v) != CV_SUCCESS ||
       CVodeQuadSStolerancesB(solver.mem, which, options.rtol, options.atol) != CV_SUCCESS ||
       CVodeSetQuadErrConB(solver.mem, which, SUNTRUE) != CV_SUCCESS)

@@ -49,6 +49,36 @@ int jacobian(realtype t, N_Vector y, N_Vector, SUNMatrix J, void* data, N_Vector
   });
 }
 
+int set_up_preconditioner(Callbacks& c, bool backward, realtype t, N_Vector y, booleantype jok, booleantype* jcur,
+                          realtype gamma) {
+  const SparsityPattern& pattern = *c.system.sparse_pattern();
+  std::vector<double>& values = backward ? c.backward_jacobian : c.forward_jacobian;
+  *jcur = !jok || values.empty();
+  if (*jcur) {
+    values.resize(pattern.nnz());
+    c.system.sparse_jacobian(t, N_VGetArrayPointer(y), values.data());
+  }
+  krylov::KrylovStageSolver& preconditioner = *c.system.preconditioner(backward);
+  const bool built = preconditioner.factor(c.system.size(), pattern.row_start, pattern.column_index, values,
+                                           backward ? gamma : -gamma) &&
+                     (!backward || preconditioner.prepare_transposed());
+  if (!built && !preconditioner.refusal().empty())  // cg on a matrix that is not symmetric: not recoverable
+    throw std::invalid_argument(std::string(to_string(c.system.krylov_method())) + ": " + preconditioner.refusal());
+  return built ? 0 : 1;
+}
+
+int precondition_setup(realtype t, N_Vector y, N_Vector, booleantype jok, booleantype* jcur, realtype gamma,
+                       void* data) {
+  return guarded(data, [&](Callbacks& c) { return set_up_preconditioner(c, false, t, y, jok, jcur, gamma); });
+}
+
+int precondition_solve(realtype, N_Vector, N_Vector, N_Vector r, N_Vector z, realtype, realtype, int, void* data) {
+  return guarded(data, [&](Callbacks& c) {
+    c.system.preconditioner(false)->precondition(N_VGetArrayPointer(r), N_VGetArrayPointer(z), false);
+    return 0;
+  });
+}
+
 IntegrateResult failure(int flag, double t, const char* where) {
   IntegrateResult result;
   result.status = flag == CV_TOO_MUCH_WORK ? IntegrateStatus::max_steps_reached
@@ -77,7 +107,11 @@ bool set_up(void* mem, bool bdf, N_Vector y, const IntegrateOptions& options, Ca
   if (bdf || newton) {
     linear = std::make_unique<LinearSystem>(y, callbacks.system, false, ctx);
     if (CVodeSetLinearSolver(mem, linear->solver, linear->matrix) != CV_SUCCESS) return false;
-    CVodeSetJacFn(mem, jacobian);
+    if (callbacks.system.preconditioner(false)) {
+      if (CVodeSetPreconditioner(mem, precondition_setup, precondition_solve) != CV_SUCCESS) return false;
+    } else {
+      CVodeSetJacFn(mem, jacobian);
+    }
   } else {
     fixed_point = std::make_unique<FixedPoint>(y, ctx);
     if (CVodeSetNonlinearSolver(mem, fixed_point->solver) != CV_SUCCESS) return false;
@@ -90,6 +124,11 @@ void read_counts(void* mem, bool newton, CvodesCounts& counts) {
   CVodeGetNumSteps(mem, &steps);
   CVodeGetNumRhsEvals(mem, &rhs_evaluations);
   if (newton) CVodeGetNumJacEvals(mem, &jacobians);  // fixed-point Adams has no Jacobian
+  if (newton) {
+    long iterations = 0;
+    CVodeGetNumLinIters(mem, &iterations);  // 0 for direct solvers
+    counts.linear_iterations = std::size_t(iterations);
+  }
   counts.steps = std::size_t(steps);
   counts.rhs_evaluations = std::size_t(rhs_evaluations);
   counts.jacobian_evaluations = std::size_t(jacobians);

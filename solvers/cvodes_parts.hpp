@@ -7,6 +7,8 @@
 #include <nvector/nvector_serial.h>
 #include <sunlinsol/sunlinsol_dense.h>
 #include <sunlinsol/sunlinsol_klu.h>
+#include <sunlinsol/sunlinsol_pcg.h>
+#include <sunlinsol/sunlinsol_spgmr.h>
 #include <sunmatrix/sunmatrix_dense.h>
 #include <sunmatrix/sunmatrix_sparse.h>
 #include <sunnonlinsol/sunnonlinsol_fixedpoint.h>
@@ -39,14 +41,20 @@ struct Solver {
   explicit Solver(int kind, SUNContext ctx) : mem(CVodeCreate(kind, ctx)) {}
   ~Solver() { CVodeFree(&mem); }
 };
-// The Newton matrix and its solver: dense LU, or KLU on the system's sparse pattern (CSR
-// forward; the backward problem's -Jᵀ is the same arrays read as CSC).
+// The Newton matrix and its solver: dense LU, KLU on the system's sparse pattern (CSR
+// forward; the backward problem's -Jᵀ is the same arrays read as CSC), or matrix-free
+// SPGMR (PCG for cg) with Jacobian-vector products by CVODES' difference quotients and
+// the system's preconditioner (set_up's precondition_setup and precondition_solve).
 struct LinearSystem {
-  SUNMatrix matrix;
+  static constexpr int kKrylovDimension = 30;
+  SUNMatrix matrix = nullptr;
   SUNLinearSolver solver;
-  LinearSystem(N_Vector y, const OdeSystem& system, bool transposed, SUNContext ctx) {
+  LinearSystem(N_Vector y, OdeSystem& system, bool transposed, SUNContext ctx) {
     const auto n = sunindextype(system.size());
-    if (const SparsityPattern* pattern = system.sparse_pattern()) {
+    if (system.preconditioner(transposed)) {
+      solver = system.krylov_method() == LinearSolver::cg ? SUNLinSol_PCG(y, SUN_PREC_LEFT, kKrylovDimension, ctx)
+                                                          : SUNLinSol_SPGMR(y, SUN_PREC_LEFT, kKrylovDimension, ctx);
+    } else if (const SparsityPattern* pattern = system.sparse_pattern()) {
       matrix = SUNSparseMatrix(n, n, sunindextype(pattern->nnz()), transposed ? CSC_MAT : CSR_MAT, ctx);
       solver = SUNLinSol_KLU(y, matrix, ctx);
     } else {
@@ -56,7 +64,7 @@ struct LinearSystem {
   }
   ~LinearSystem() {
     SUNLinSolFree(solver);
-    SUNMatDestroy(matrix);
+    if (matrix) SUNMatDestroy(matrix);
   }
 };
 struct FixedPoint {
@@ -73,6 +81,7 @@ struct Callbacks {
   std::exception_ptr error;
   const SensitivityDirections* directions = nullptr;
   std::vector<double> sensitivities, derivatives;  // count x n each
+  std::vector<double> forward_jacobian = {}, backward_jacobian = {};  // the preconditioners' J values
   void rethrow() const {
     if (error) std::rethrow_exception(error);
   }
@@ -100,6 +109,15 @@ void fill(Callbacks& c, realtype t, N_Vector y, SUNMatrix J, bool transpose, dou
 
 // df/dy for the forward Newton matrix.
 int jacobian(realtype t, N_Vector y, N_Vector, SUNMatrix J, void* data, N_Vector, N_Vector, N_Vector);
+
+// The preconditioner of a Krylov method: J (on the system's pattern) at (t, y) unless
+// CVODES says the last one will do (jok), then I - gamma J (forward) or I + gamma J, whose
+// transpose is the backward Newton matrix I + gamma Jᵀ; 1 (recoverable) when it fails.
+int set_up_preconditioner(Callbacks& c, bool backward, realtype t, N_Vector y, booleantype jok, booleantype* jcur,
+                          realtype gamma);
+int precondition_setup(realtype t, N_Vector y, N_Vector, booleantype jok, booleantype* jcur, realtype gamma,
+                       void* data);
+int precondition_solve(realtype, N_Vector, N_Vector, N_Vector r, N_Vector z, realtype, realtype, int, void* data);
 
 // A failed CVODES call as an IntegrateResult, naming `where` and the flag.
 IntegrateResult failure(int flag, double t, const char* where);

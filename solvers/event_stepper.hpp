@@ -14,10 +14,12 @@
 #include <algorithm>
 #include <cstddef>
 #include <optional>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "solvers/floating_events.hpp"
+#include "solvers/linear_solver.hpp"
 #include "solvers/stepper.hpp"
 #include "solvers/time_events.hpp"
 
@@ -136,6 +138,18 @@ class EventStepper : public detail::ModelTypeOf<S> {
     if constexpr (kMoves)
       if (moving()) return floating_->sub().newton_failed();
     return inner_.newton_failed();
+  }
+  std::string linear_failure() const
+    requires requires(const S& s) { s.linear_failure(); }
+  {
+    if constexpr (kMoves)
+      if (moving()) return floating_->sub().linear_failure();
+    return inner_.linear_failure();
+  }
+  const LinearSolveReport& linear_solves() const
+    requires requires(const S& s) { s.linear_solves(); }
+  {
+    return inner_.linear_solves();
   }
 
   // A record holds the inner stepper's, then (with events) the state before a jump.

@@ -25,10 +25,13 @@
 // converged stage equations.
 //
 // The matrices I - h a_ii J, dense or sparse, are StageMatrices (stage_matrices.hpp).
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <stdexcept>
 #include <vector>
@@ -49,6 +52,10 @@ struct NewtonOptions {
   double tolerance = 1e-10;
   double floor = 1e-12;
   LinearSolver linear_solver = LinearSolver::automatic;
+  PreconditionerKind preconditioner = PreconditionerKind::automatic;  // gmres and cg
+  // Relative residual of the Krylov solves the tangent and the adjoint rely on: the
+  // discrete adjoint is exact to it (Newton's own solves stop at 1e-6, stage_matrices.hpp).
+  double krylov_tolerance = 1e-10;
 };
 
 template <Model M, class T = double, Algebra A = CpuAlgebra>
@@ -61,7 +68,8 @@ class ImplicitRK {
 
   ImplicitRK(const M& model, const ButcherTableau& tableau, NewtonOptions newton = {})
       : model_(model), tableau_(tableau), newton_(newton), n_(backsweep::state_size(model)),
-        np_(backsweep::param_size(model)), derivatives_(model), matrices_(model, newton.linear_solver) {
+        np_(backsweep::param_size(model)), derivatives_(model),
+        matrices_(model, newton.linear_solver, newton.preconditioner, newton.krylov_tolerance) {
     const int s = tableau.stages;
     if (s < 1 || s > kMaxStages) throw std::invalid_argument("a Butcher tableau needs 1 to 7 stages");
     stiffly_accurate_ = true;
@@ -84,6 +92,7 @@ class ImplicitRK {
   // as Hairer and Wanner do, so that stiff components do not inflate it.
   void step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error = nullptr) {
     non_finite_residual_ = false;
+    matrices_.clear_failure();
     const bool solved = solve_stages(step, y, p);
     newton_failed_ = !solved && !non_finite_residual_;
     if (!solved) {
@@ -93,6 +102,7 @@ class ImplicitRK {
       return;
     }
     const int s = tableau_.stages;
+    if (record_) std::copy(states_.begin(), states_.end(), record_);
     if (stiffly_accurate_) {
       for (std::size_t k = 0; k < n_; ++k) y_next[k] = stage(states_.data(), s - 1)[k];
     } else {
@@ -100,7 +110,8 @@ class ImplicitRK {
     }
     if (error) {
       combine(nullptr, tableau_.e, step.h, error);
-      if (matrices_.newton_factored()) matrices_.solve_newton(error);
+      // An unconverged Krylov solve still filters the estimate: only the step counts.
+      if (matrices_.newton_factored() && !matrices_.solve_newton(error)) matrices_.clear_failure();
     }
   }
 
@@ -109,8 +120,21 @@ class ImplicitRK {
   // (diverged, stalled, or met a singular matrix) rather than from a non-finite value of
   // the model.
   bool newton_failed() const { return newton_failed_; }
-  // Whether Newton and stage matrices are factored by sparse LU (else dense).
-  bool sparse_lu() const { return matrices_.sparse(); }
+  // Why the last step failed, past Newton's own iteration: the Krylov solve of which stage
+  // did not converge (its iterations and residual), or empty.
+  std::string linear_failure() const {
+    const auto& failure = matrices_.krylov_failure();
+    if (!failure) return {};
+    std::ostringstream what;
+    what.precision(3);
+    what << matrices_.report().choice.name();
+    if (!failure->refusal.empty()) return what.str() + ": " + failure->refusal;
+    what << (failure->transposed ? " (adjoint)" : "") << " did not converge on stage " << failed_stage_ + 1 << " in "
+         << failure->iterations << " iterations: relative residual " << failure->residual << " > " << failure->tolerance;
+    return what.str();
+  }
+  // The linear solver chosen, and the Krylov solves' counts and largest residuals.
+  const LinearSolveReport& linear_solves() const { return matrices_.report(); }
   // The retry starts from the same y_n: the Jacobian there still holds (one taken at a
   // stage iterate does not: the retry must be what a recomputation of the step does).
   void reject() { jacobian_current_ = jacobian_current_ && jacobian_at_start_; }
@@ -120,11 +144,40 @@ class ImplicitRK {
   // The stages are recomputed from y; forward stepping afterwards needs restart().
   void reverse(const StepInterval& step, const T* y, const T* p, T* lambda, T* mu) {
     jacobian_current_ = false;
+    matrices_.clear_failure();
     if (!solve_stages(step, y, p)) {
       for (std::size_t k = 0; k < n_; ++k) lambda[k] = T(std::numeric_limits<double>::quiet_NaN());
       return;
     }
     jacobian_current_ = false;
+    reverse_stages(step, states_.data(), p, lambda, mu);
+  }
+
+  // Step records (a RecordingStepper, solvers/stepper.hpp): after record_to(where), every
+  // step writes its stage states Y_1 .. Y_s there, and reverse_recorded() reverses a step
+  // from them without solving its stages again (no Newton, no Newton matrix): what
+  // store-all keeps when it can. Bitwise the same as reverse() from the step's y_n.
+  std::size_t record_size() const { return std::size_t(tableau_.stages) * n_; }
+  void record_to(T* where) { record_ = where; }
+  void reverse_recorded(const StepInterval& step, const T* record, const T* p, T* lambda, T* mu) {
+    matrices_.clear_failure();
+    reverse_stages(step, record, p, lambda, mu);
+  }
+
+  void evaluate(double t, const T* y, const T* p, T* dydt) {
+    model_(T(t), y, p, dydt);
+    ++rhs_evaluations_;
+  }
+  std::size_t rhs_evaluations() const { return rhs_evaluations_; }
+  std::size_t vjp_evaluations() const { return vjp_evaluations_; }
+  VjpMethod vjp_method() const { return derivatives_.method(); }
+  std::size_t newton_iterations() const { return newton_iterations_; }
+  std::size_t jacobian_evaluations() const { return matrices_.jacobian_evaluations(); }
+  std::size_t factorizations() const { return matrices_.factorizations(); }
+
+ private:
+  // The reverse of a step from its stage states (Sandu's recursion, above).
+  void reverse_stages(const StepInterval& step, const T* states, const T* p, T* lambda, T* mu) {
     const int s = tableau_.stages;
     const double h = step.h;
     adjoints_.assign(std::size_t(s) * n_, T(0));
@@ -138,7 +191,8 @@ class ImplicitRK {
           if (tableau_.a[j][i] != 0.0) sum += stage(adjoints_.data(), j)[k] * (h * tableau_.a[j][i]);
         kbar_[k] = sum;
       }
-      const T* state = stage(states_.data(), i);
+      const T* state = stage(states, i);
+      failed_stage_ = i;
       if (const double diagonal = tableau_.a[i][i];
           diagonal != 0.0 &&
           !matrices_.solve_stage_transposed(derivatives_, stage_time(step, i), state, p, h * diagonal, kbar_.data())) {
@@ -154,18 +208,6 @@ class ImplicitRK {
       for (std::size_t k = 0; k < n_; ++k) lambda[k] += stage(adjoints_.data(), i)[k];
   }
 
-  void evaluate(double t, const T* y, const T* p, T* dydt) {
-    model_(T(t), y, p, dydt);
-    ++rhs_evaluations_;
-  }
-  std::size_t rhs_evaluations() const { return rhs_evaluations_; }
-  std::size_t vjp_evaluations() const { return vjp_evaluations_; }
-  VjpMethod vjp_method() const { return derivatives_.method(); }
-  std::size_t newton_iterations() const { return newton_iterations_; }
-  std::size_t jacobian_evaluations() const { return matrices_.jacobian_evaluations(); }
-  std::size_t factorizations() const { return matrices_.factorizations(); }
-
- private:
   T* stage(T* v, int i) const { return v + std::size_t(i) * n_; }
   const T* stage(const T* v, int i) const { return v + std::size_t(i) * n_; }
   double stage_time(const StepInterval& step, int i) const {
@@ -189,6 +231,7 @@ class ImplicitRK {
     const double h = step.h;
     for (int i = 0; i < s; ++i) {
       const double diagonal = tableau_.a[i][i];
+      failed_stage_ = i;
       T* state = stage(states_.data(), i);
       T* slope = stage(slopes_.data(), i);
       for (std::size_t k = 0; k < n_; ++k) {
@@ -232,6 +275,7 @@ class ImplicitRK {
     const double h_diag = step.h * tableau_.a[i][i];
     double previous = std::numeric_limits<double>::infinity();
     non_finite_residual_ = false;  // of this attempt: a retry may fail otherwise
+    matrices_.clear_failure();
     for (int iteration = 0; iteration < (full ? 2 * kMaxNewton : kMaxNewton); ++iteration) {
       if (full) {
         for (std::size_t k = 0; k < n_; ++k) values_[k] = value_of(state[k]);
@@ -241,7 +285,10 @@ class ImplicitRK {
       evaluate(stage_time(step, i), state, p, slope);
       ++newton_iterations_;
       for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-      matrices_.solve_newton(work_.data());
+      if (!matrices_.solve_newton(work_.data())) {
+        non_finite_residual_ = !matrices_.krylov_failure();  // else a NaN in the residual
+        return false;
+      }
       double squares = 0.0;
       for (std::size_t k = 0; k < n_; ++k) {
         state[k] += work_[k];
@@ -274,7 +321,7 @@ class ImplicitRK {
     T* slope = stage(slopes_.data(), i);
     evaluate(stage_time(step, i), state, p, slope);
     for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-    matrices_.solve_polish(work_.data());
+    if (!matrices_.solve_polish(work_.data())) return false;
     for (std::size_t k = 0; k < n_; ++k) state[k] += work_[k];
     return true;
   }
@@ -288,7 +335,9 @@ class ImplicitRK {
   // Plain values for the Jacobians: [0, n) the state the Newton Jacobian is taken at,
   // [n, 2n) a converged stage (the tangent's polish), [2n, 2n + n_p) the parameters.
   std::vector<double> values_;
+  T* record_ = nullptr;  // where steps write their stage states (null: nowhere)
   bool newton_failed_ = false;
+  int failed_stage_ = 0;  // the stage being solved (forward) or reversed
   bool non_finite_residual_ = false;  // the last Newton attempt met a NaN or Inf
   bool jacobian_current_ = false, jacobian_at_start_ = false;
   Derivatives<M, T> derivatives_;

@@ -200,8 +200,10 @@ class Integration {
     if constexpr (requires { stepper_.newton_failed(); })
       if (stepper_.newton_failed()) {
         what.str("");
-        what << "Newton's iteration on the stage equations did not converge (h = " << step.h
-             << "): take smaller steps";
+        what << "Newton's iteration on the stage equations did not converge (h = " << step.h;
+        if constexpr (requires { stepper_.linear_failure(); })
+          if (const std::string linear = stepper_.linear_failure(); !linear.empty()) what << "; " << linear;
+        what << "): take smaller steps";
       }
     IntegrateResult result = finish(IntegrateStatus::non_finite_state, step.t, steps, what.str());
     if (!result.message.starts_with("Newton")) {  // the gradient's convention: the step that made it, its end

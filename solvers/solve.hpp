@@ -22,7 +22,7 @@ IntegrateResult solve_forward(const M& model, const Method& method, double* y, c
                               const IntegrateOptions& options, Observer&& observer) {
   if (options.events) options.events->apply_at(options.t0, p, y);  // an event at the start
   if (method.is_sundials()) {
-    ModelSystem system(model, p, method.newton.linear_solver);
+    ModelSystem system(model, p, method.newton.linear_solver, method.newton.preconditioner);
     return cvodes_integrate(system, method.sundials_bdf(), y, options, observer);
   }
   return with_stepper<double>(model, method, options.events.get(), [&](auto& stepper) {
@@ -57,7 +57,7 @@ IntegrateResult solve_sensitivities(const M& model, const Method& method, const 
     if (options.events)
       options.events->apply_at(options.t0, n, p, q, directions.parameters.data(), y.data(), jumped.initial.data());
     observer(options.t0, y.data(), jumped.initial.data());
-    ModelSystem system(model, p, method.newton.linear_solver);
+    ModelSystem system(model, p, method.newton.linear_solver, method.newton.preconditioner);
     return cvodes_sensitivities(system, method.sundials_bdf(), y.data(), jumped, options, observer);
   }
   using D = Dual<double, kDerivativeLanes>;

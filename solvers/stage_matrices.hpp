@@ -1,51 +1,99 @@
 #pragma once
 // StageMatrices: the matrices I - h a_ii J that an implicit Runge–Kutta step solves with
-// (implicit_rk.hpp), by dense LU, or by sparse LU (KLU) on the model's declared pattern
-// where NewtonOptions::linear_solver asks for sparse, or is automatic and
-// sparse_lu_pays():
+// (implicit_rk.hpp), by dense LU, by sparse LU (KLU) on the model's declared pattern, or by
+// a Krylov method with a preconditioner on that pattern's assembled J (solvers/krylov/),
+// as choose_linear_solver() decides from NewtonOptions' request:
 //   - the Newton matrix, J at the step's start (or at a Newton iterate), on values;
 //   - a converged stage's, on values (the polish that makes a tangent's lanes exact);
 //   - the reverse's transposed stage matrix at the stage value: on T, so a Dual reverse
-//     differentiates the solve too; sparse on double.
+//     differentiates the solve too; sparse and Krylov on double.
 // A Dual right-hand side is solved with the value matrices lane by lane.
+//
+// Krylov solves stop at a relative residual: Newton's at kNewtonKrylovTolerance (Newton
+// corrects what they leave), the tangent's polish and the adjoint's transposed solves at
+// the requested krylov tolerance, to which the discrete adjoint is then exact. Each solve
+// starts from zero, so a recomputed step is bitwise the forward's. The report counts the
+// solves, their iterations and the largest residual of each direction.
+#include <chrono>
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 #include "models/derivatives.hpp"
+#include "models/grid_layout.hpp"
 #include "models/model.hpp"
 #include "models/sparse_jacobian.hpp"
 #include "solvers/dense_lu.hpp"
+#include "solvers/krylov/stage_solver.hpp"
 #include "solvers/linear_solver.hpp"
 #include "solvers/sparse_lu.hpp"
 
 namespace backsweep {
 
+// A failed Krylov solve: what the step's failure message tells.
+struct KrylovFailure {
+  std::size_t iterations = 0;
+  double residual = 0.0, tolerance = 0.0;
+  bool transposed = false;
+  std::string refusal = {};  // set when the solver refused the matrix instead
+};
+
 template <Model M, class T>
 class StageMatrices {
  public:
-  // Throws std::invalid_argument for a sparse linear solver on a model with no pattern.
-  StageMatrices(const M& model, LinearSolver linear_solver)
+  static constexpr double kNewtonKrylovTolerance = 1e-6;
+
+  // Throws std::invalid_argument for a request the model cannot meet (choose_linear_solver).
+  StageMatrices(const M& model, LinearSolver linear_solver, PreconditionerKind preconditioner = PreconditionerKind::automatic,
+                double krylov_tolerance = 1e-10)
       : n_(backsweep::state_size(model)), value_derivatives_(model) {
-    if (linear_solver == LinearSolver::sparse && !kSparse)
-      throw std::invalid_argument("linear_solver sparse: the model declares no sparsity pattern");
+    LinearSystemShape shape{n_, 0, 0, 0};
+    const Grid* grid = grid_of(model);
+    if (grid) {
+      shape.grid_axes = grid->axes();
+      shape.grid_points = grid->points();
+    }
     if constexpr (kSparse) {
       if (linear_solver != LinearSolver::dense) {
         SparsityPattern pattern = model.sparsity();
-        sparse_ = linear_solver == LinearSolver::sparse || sparse_lu_pays(pattern.rows, pattern.state_nonzeros());
-        if (sparse_) {
+        shape.state_nonzeros = pattern.state_nonzeros();
+        report_.choice = choose_linear_solver(linear_solver, preconditioner, shape);
+        if (report_.choice.solver != LinearSolver::dense) {
           newton_jacobian_.emplace(model, pattern);
           stage_jacobian_.emplace(model, std::move(pattern));
         }
       }
+    } else {
+      report_.choice = choose_linear_solver(linear_solver, preconditioner, shape);
+    }
+    if (linear_solver == LinearSolver::dense) report_.choice = {LinearSolver::dense, PreconditionerKind::none, "asked for"};
+    report_.shape = shape;
+    const LinearSolver chosen = report_.choice.solver;
+    sparse_ = chosen != LinearSolver::dense;
+    if (chosen == LinearSolver::gmres || chosen == LinearSolver::cg) {
+      report_.tolerance = krylov_tolerance;
+      std::optional<krylov::GridUnknowns> unknowns;
+      if (grid) {
+        const std::size_t fields = n_ / grid->points();
+        unknowns = krylov::GridUnknowns{grid->shape(), grid->boundary(), fields, n_ - fields * grid->points()};
+      }
+      const krylov::KrylovOptions options{chosen, report_.choice.preconditioner};
+      newton_krylov_.emplace(options, unknowns);
+      stage_krylov_.emplace(options, unknowns);
     }
   }
 
   bool sparse() const { return sparse_; }
   std::size_t jacobian_evaluations() const { return jacobian_evaluations_; }
   std::size_t factorizations() const { return factorizations_; }
+  const LinearSolveReport& report() const { return report_; }
+  // The last Krylov solve that failed (or matrix refused), if the last step met one.
+  const std::optional<KrylovFailure>& krylov_failure() const { return failure_; }
+  void clear_failure() { failure_.reset(); }
 
   // J = df/dy at (t, y, p) on values for the Newton matrix, whose factors are then stale.
   void take_newton_jacobian(double t, const double* y, const double* p) {
@@ -62,12 +110,17 @@ class StageMatrices {
   bool factor_newton(double h_diag) {
     if (factored_for_ == h_diag) return true;
     ++factorizations_;
+    const Timed timed{report_.seconds};
     if constexpr (kSparse) {
       if (sparse_) {
         const SparsityPattern& pattern = newton_jacobian_->pattern();
-        factored_for_ = newton_sparse_.factor(n_, pattern.row_start, pattern.column_index,
-                                              newton_jacobian_->values(), -h_diag) ? h_diag : 0.0;
-        return factored_for_ != 0.0;
+        const bool ok = newton_krylov_ ? refused_unless(newton_krylov_->factor(n_, pattern.row_start, pattern.column_index,
+                                                                              newton_jacobian_->values(), -h_diag),
+                                                        *newton_krylov_)
+                                       : newton_sparse_.factor(n_, pattern.row_start, pattern.column_index,
+                                                               newton_jacobian_->values(), -h_diag);
+        factored_for_ = ok ? h_diag : 0.0;
+        return ok;
       }
     }
     double* matrix = newton_lu_.matrix(n_);
@@ -78,10 +131,16 @@ class StageMatrices {
     return factored_for_ != 0.0;
   }
   bool newton_factored() const { return factored_for_ != 0.0; }
-  // b := (I - h_diag J)^{-1} b with the Newton factors.
-  void solve_newton(T* b) {
-    if (sparse_) solve_lanes(b, [&](double* x) { newton_sparse_.solve(x); });
-    else newton_lu_.solve(b);
+  // b := (I - h_diag J)^{-1} b with the Newton factors; false when a Krylov solve fails.
+  bool solve_newton(T* b) {
+    const Timed timed{report_.seconds};
+    if (newton_krylov_)
+      return solve_lanes(b, [&](double* x) {
+        return counted(newton_krylov_->solve(x, kNewtonKrylovTolerance), kNewtonKrylovTolerance, false);
+      });
+    if (sparse_) return solve_lanes(b, [&](double* x) { return newton_sparse_.solve(x), true; });
+    newton_lu_.solve(b);
+    return true;
   }
 
   // Factors I - h_diag J(t, y) at a converged stage y (values); false when singular.
@@ -92,23 +151,35 @@ class StageMatrices {
       if (sparse_) {
         stage_jacobian_->evaluate(t, y, p, JacobianColumns::states);
         const SparsityPattern& pattern = stage_jacobian_->pattern();
+        const Timed timed{report_.seconds};
+        if (stage_krylov_)
+          return refused_unless(
+              stage_krylov_->factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag),
+              *stage_krylov_);
         return stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(),
                                     -h_diag);
       }
     }
     double* matrix = polish_lu_.matrix(n_);
     value_derivatives_.jacobian(t, y, p, matrix);
+    const Timed timed{report_.seconds};
     for (std::size_t r = 0; r < n_; ++r)
       for (std::size_t c = 0; c < n_; ++c) matrix[r * n_ + c] = (r == c ? 1.0 : 0.0) - h_diag * matrix[r * n_ + c];
     return polish_lu_.factor();
   }
-  void solve_polish(T* b) {
-    if (sparse_) solve_lanes(b, [&](double* x) { stage_sparse_.solve(x); });
-    else polish_lu_.solve(b);
+  bool solve_polish(T* b) {
+    const Timed timed{report_.seconds};
+    if (stage_krylov_)
+      return solve_lanes(b, [&](double* x) {
+        return counted(stage_krylov_->solve(x, report_.tolerance), report_.tolerance, false);
+      });
+    if (sparse_) return solve_lanes(b, [&](double* x) { return stage_sparse_.solve(x), true; });
+    polish_lu_.solve(b);
+    return true;
   }
 
   // b := (I - h_diag J(t, y))^{-T} b at a stage value y, J by `derivatives`; false when
-  // the matrix is singular.
+  // the matrix is singular or a Krylov solve fails.
   bool solve_stage_transposed(Derivatives<M, T>& derivatives, double t, const T* y, const T* p, double h_diag,
                               T* b) {
     if constexpr (kSparseOnT) {
@@ -117,6 +188,14 @@ class StageMatrices {
         ++jacobian_evaluations_;
         ++factorizations_;
         const SparsityPattern& pattern = stage_jacobian_->pattern();
+        const Timed timed{report_.seconds};
+        if (stage_krylov_) {
+          if (!refused_unless(stage_krylov_->factor(n_, pattern.row_start, pattern.column_index,
+                                                    stage_jacobian_->values(), -h_diag),
+                              *stage_krylov_))
+            return false;
+          return counted(stage_krylov_->solve_transposed(b, report_.tolerance), report_.tolerance, true);
+        }
         if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag))
           return false;
         stage_sparse_.solve_transposed(b);
@@ -126,6 +205,7 @@ class StageMatrices {
     T* matrix = stage_lu_.matrix(n_);
     ++jacobian_evaluations_;
     derivatives.jacobian(T(t), y, p, matrix);
+    const Timed timed{report_.seconds};
     for (std::size_t r = 0; r < n_; ++r)
       for (std::size_t c = 0; c < n_; ++c)
         matrix[r * n_ + c] = (r == c ? T(1) : T(0)) - matrix[r * n_ + c] * h_diag;
@@ -138,21 +218,43 @@ class StageMatrices {
   static constexpr bool kSparse = HasSparsityPattern<M>;
   static constexpr bool kSparseOnT = kSparse && std::is_same_v<T, double>;
 
-  // Solves with a double solver: b itself, or a Dual b value lane and tangent lanes in turn.
+  // Adds the seconds of its scope to `total`.
+  struct Timed {
+    double& total;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+    ~Timed() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  };
+
+  // Counts a Krylov solve in its direction's report; false (noted) when it failed.
+  // A non-finite right-hand side is no solve's failure: the caller finds the NaN itself.
+  bool counted(const krylov::KrylovResult& result, double tolerance, bool transposed) {
+    if (!std::isfinite(result.residual)) return false;
+    (transposed ? report_.adjoint : report_.forward).add(result.iterations, result.residual);
+    if (!result.converged) failure_ = KrylovFailure{result.iterations, result.residual, tolerance, transposed, {}};
+    return result.converged;
+  }
+  bool refused_unless(bool factored, const krylov::KrylovStageSolver& solver) {
+    if (!factored && !solver.refusal().empty()) failure_ = KrylovFailure{0, 0.0, 0.0, false, solver.refusal()};
+    return factored;
+  }
+
+  // Solves with a double solver: b itself, or a Dual b value lane and tangent lanes in
+  // turn; false when a solve fails.
   template <class Solve>
-  void solve_lanes(T* b, Solve&& solve) {
+  bool solve_lanes(T* b, Solve&& solve) {
     if constexpr (std::is_same_v<T, double>) {
-      solve(b);
+      return solve(b);
     } else {
       lane_.resize(n_);
       for (std::size_t k = 0; k < n_; ++k) lane_[k] = value_of(b[k]);
-      solve(lane_.data());
+      bool ok = solve(lane_.data());
       for (std::size_t k = 0; k < n_; ++k) b[k].v = lane_[k];
       for (int l = 0; l < T::lanes; ++l) {
         for (std::size_t k = 0; k < n_; ++k) lane_[k] = b[k].d[l];
-        solve(lane_.data());
+        ok = solve(lane_.data()) && ok;
         for (std::size_t k = 0; k < n_; ++k) b[k].d[l] = lane_[k];
       }
+      return ok;
     }
   }
 
@@ -164,6 +266,9 @@ class StageMatrices {
   using SparseJacobianSlot = std::conditional_t<kSparse, std::optional<SparseJacobian<M, double>>, char>;
   SparseJacobianSlot newton_jacobian_{}, stage_jacobian_{};  // the Newton J, and stage ones
   SparseLU newton_sparse_, stage_sparse_;
+  std::optional<krylov::KrylovStageSolver> newton_krylov_, stage_krylov_;
+  LinearSolveReport report_;
+  std::optional<KrylovFailure> failure_;
   double factored_for_ = 0.0;  // h a_ii of the Newton factors; 0: none
   bool sparse_ = false;
   std::size_t jacobian_evaluations_ = 0, factorizations_ = 0;

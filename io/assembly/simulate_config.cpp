@@ -91,6 +91,8 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
   config.method = *find_method(config.method_name);
   if (config.newton_tolerance) config.method.newton.tolerance = *config.newton_tolerance;
   config.method.newton.linear_solver = config.linear_solver;
+  config.method.newton.preconditioner = config.preconditioner;
+  if (config.krylov_tolerance) config.method.newton.krylov_tolerance = *config.krylov_tolerance;
   // An ODE's initial values are expressions of the parameters and constants (a grid's
   // initial fields are numbers once read).
   config.initial_expressions.resize(config.initial_formulas.size());

@@ -81,22 +81,58 @@ bool declares_sparsity(const SimulateSpec& config) {
   return declared;
 }
 
-// solver.linear_solver: auto | dense | sparse, for implicit methods.
+// Whether the model's states lie on a grid (multigrid needs one).
+bool on_grid(const SimulateSpec& config) {
+  if (config.layout) return true;
+  bool gridded = false;
+  if (config.kind == ModelKind::builtin_ode)
+    models::visit_builtin_model(config.model, config.model_points,
+                                [&](const auto& model) { gridded = grid_of(model) != nullptr; });
+  return gridded;
+}
+
+// solver.linear_solver (auto | dense | klu | gmres | cg), solver.preconditioner (auto |
+// none | jacobi | ilu | multigrid) and solver.krylov_tolerance, for implicit methods.
 void read_linear_solver(const TomlSection& solver, SimulateSpec& config) {
-  if (!solver.has("linear_solver")) return;
-  const std::string name = solver.string("linear_solver", "auto");
-  LinearSolver& choice = config.linear_solver;
+  static constexpr std::pair<std::string_view, LinearSolver> kSolvers[] = {
+      {"auto", LinearSolver::automatic}, {"dense", LinearSolver::dense}, {"klu", LinearSolver::sparse},
+      {"sparse", LinearSolver::sparse},  {"gmres", LinearSolver::gmres}, {"cg", LinearSolver::cg}};
+  static constexpr std::pair<std::string_view, PreconditionerKind> kPreconditioners[] = {
+      {"auto", PreconditionerKind::automatic}, {"none", PreconditionerKind::none},
+      {"jacobi", PreconditionerKind::jacobi},  {"ilu", PreconditionerKind::ilu},
+      {"multigrid", PreconditionerKind::multigrid}};
   const Method& method = method_of(config);
-  if (name == "auto") choice = LinearSolver::automatic;
-  else if (name == "dense") choice = LinearSolver::dense;
-  else if (name == "sparse") choice = LinearSolver::sparse;
-  else solver.fail("linear_solver", "unknown linear solver '" + name + "' (known: auto, dense, sparse)");
-  if (!method.solves_linear_systems())
-    solver.fail("linear_solver", "is for implicit methods; '" + config.method_name + "' " +
-                                     (method.is_explicit() ? "is explicit" : "iterates without linear solves"));
-  if (choice == LinearSolver::sparse && !declares_sparsity(config))
-    solver.fail("linear_solver", "sparse needs a model that declares its sparsity pattern; '" +
-                                     config.model + "' does not (use auto or dense)");
+  for (const char* key : {"linear_solver", "preconditioner", "krylov_tolerance"})
+    if (solver.has(key) && !method.solves_linear_systems())
+      solver.fail(key, "is for implicit methods; '" + config.method_name + "' " +
+                           (method.is_explicit() ? "is explicit" : "iterates without linear solves"));
+  const std::string name = solver.string("linear_solver", "auto");
+  const auto* found = std::find_if(std::begin(kSolvers), std::end(kSolvers), [&](const auto& s) { return s.first == name; });
+  if (found == std::end(kSolvers))
+    solver.fail("linear_solver", "unknown linear solver '" + name + "' (known: auto, dense, klu, gmres, cg)");
+  const LinearSolver choice = config.linear_solver = found->second;
+  const bool krylov = choice == LinearSolver::gmres || choice == LinearSolver::cg;
+  if ((choice == LinearSolver::sparse || krylov) && !declares_sparsity(config))
+    solver.fail("linear_solver", name + " needs a model that declares its sparsity pattern; '" + config.model +
+                                     "' does not (use auto or dense)");
+  const std::string preconditioner = solver.string("preconditioner", "auto");
+  const auto* kind = std::find_if(std::begin(kPreconditioners), std::end(kPreconditioners),
+                                  [&](const auto& s) { return s.first == preconditioner; });
+  if (kind == std::end(kPreconditioners))
+    solver.fail("preconditioner",
+                "unknown preconditioner '" + preconditioner + "' (known: auto, none, jacobi, ilu, multigrid)");
+  config.preconditioner = kind->second;
+  if (config.preconditioner != PreconditionerKind::automatic &&
+      (choice == LinearSolver::dense || choice == LinearSolver::sparse))
+    solver.fail("preconditioner", "is for gmres or cg; linear_solver is '" + name + "'");
+  if (config.preconditioner == PreconditionerKind::multigrid && !on_grid(config))
+    solver.fail("preconditioner", "multigrid coarsens a [grid]; '" + config.model +
+                                      "' is not on one (take ilu or jacobi)");
+  config.krylov_tolerance = solver.optional_number("krylov_tolerance");
+  if (config.krylov_tolerance && !(*config.krylov_tolerance > 0.0 && *config.krylov_tolerance < 1.0))
+    solver.fail("krylov_tolerance", "must be > 0 and < 1");
+  if (config.krylov_tolerance && (choice == LinearSolver::dense || choice == LinearSolver::sparse))
+    solver.fail("krylov_tolerance", "is for gmres or cg; linear_solver is '" + name + "'");
 }
 
 // solver.backend: where the work runs, checked against the backends' table
@@ -138,7 +174,8 @@ void read_solver(const TomlSection& root, SimulateSpec& config) {
   if (!solver) return;
   solver->reject_unknown_keys(
       {"method", "step", "rtol", "atol", "max_steps", "initial_step", "min_step", "max_step",
-       "newton_tolerance", "linear_solver", "backend", "kernels", "kernel_cache"});
+       "newton_tolerance", "linear_solver", "preconditioner", "krylov_tolerance", "backend", "kernels",
+       "kernel_cache"});
   const std::string name = solver->string("method", "dopri5");
   const Method* method = find_method(name);
   if (!method) {

@@ -39,6 +39,8 @@ struct SimulateSpec {
   std::string method_name = "dopri5";  // [solver] method (solvers/method.hpp's names)
   std::optional<double> newton_tolerance;
   LinearSolver linear_solver = LinearSolver::automatic;
+  PreconditionerKind preconditioner = PreconditionerKind::automatic;
+  std::optional<double> krylov_tolerance;
   IntegrateOptions integrate;
   std::vector<EventSpec> events;       // [[events]]: jumps at given times
   SourcePosition step_at;              // [solver] step's, for errors found once the model is built

@@ -1,5 +1,7 @@
 #include "io/outputs/diagnostics_record.hpp"
 
+#include <utility>
+
 namespace backsweep {
 
 std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& d, const std::string& mode,
@@ -49,6 +51,22 @@ std::vector<DiagnosticEntry> diagnostics_record(const GradientDiagnostics& d, co
     record.push_back({"stiffness/stiff", d.stiffness->stiff()});
   } else {
     record.push_back({"stiffness", {}});
+  }
+  if (const auto& linear = d.linear_solves) {
+    record.push_back({"linear_solver/solver", linear->choice.name()});
+    record.push_back({"linear_solver/reason", linear->choice.reason});
+    if (linear->choice.solver == LinearSolver::gmres || linear->choice.solver == LinearSolver::cg) {
+      record.push_back({"linear_solver/tolerance", linear->tolerance});
+      for (const auto& [name, stats] : {std::pair{"forward", &linear->forward}, std::pair{"adjoint", &linear->adjoint}}) {
+        const std::string group = std::string("linear_solver/") + name;
+        record.push_back({group + "/solves", count(stats->solves)});
+        record.push_back({group + "/iterations", count(stats->iterations)});
+        record.push_back({group + "/most_iterations", count(stats->most_iterations)});
+        record.push_back({group + "/worst_residual", stats->worst_residual});
+      }
+    }
+  } else {
+    record.push_back({"linear_solver", {}});
   }
   return record;
 }
