@@ -63,15 +63,15 @@ Problem make_problem(const ExpressionModel& model, const ButcherTableau& tableau
 
 TEST_CASE("implicit methods on a grid factor sparse LU on the stencils' footprints, unasked") {
   const ExpressionModel model = heat_with_reaction();
-  CHECK(ImplicitRK(model, tableaux::sdirk2).sparse_lu());
+  CHECK(ImplicitRK(model, tableaux::sdirk2).linear_solves().choice.solver == LinearSolver::sparse);
   NewtonOptions dense;
   dense.linear_solver = LinearSolver::dense;
-  CHECK_FALSE(ImplicitRK(model, tableaux::sdirk2, dense).sparse_lu());
+  CHECK(ImplicitRK(model, tableaux::sdirk2, dense).linear_solves().choice.solver == LinearSolver::dense);
   const models::Heat kernel(kGrid);
-  CHECK(ImplicitRK(kernel, tableaux::sdirk2).sparse_lu());
+  CHECK(ImplicitRK(kernel, tableaux::sdirk2).linear_solves().choice.solver == LinearSolver::sparse);
   // A small ODE from a config keeps dense LU.
   const ExpressionModel ode = ExpressionModel::parse({"x", "y"}, {"a"}, {"-a*x", "x - y"});
-  CHECK_FALSE(ImplicitRK(ode, tableaux::sdirk2).sparse_lu());
+  CHECK(ImplicitRK(ode, tableaux::sdirk2).linear_solves().choice.solver == LinearSolver::dense);
 }
 
 TEST_CASE("implicit heat with a conductivity field (24 x 20, Dirichlet x Neumann): adjoint = tangent, differences, "
