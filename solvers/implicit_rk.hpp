@@ -102,7 +102,10 @@ class ImplicitRK {
       return;
     }
     const int s = tableau_.stages;
-    if (record_) std::copy(states_.begin(), states_.end(), record_);
+    if (record_) {  // y_n first (the sweep reads it there), unless stage 1 is y_n itself
+      if (!explicit_first_stage()) std::copy(y, y + n_, record_);
+      std::copy(states_.begin(), states_.end(), record_ + record_size() - states_.size());
+    }
     if (stiffly_accurate_) {
       for (std::size_t k = 0; k < n_; ++k) y_next[k] = stage(states_.data(), s - 1)[k];
     } else {
@@ -154,14 +157,15 @@ class ImplicitRK {
   }
 
   // Step records (a RecordingStepper, solvers/stepper.hpp): after record_to(where), every
-  // step writes its stage states Y_1 .. Y_s there, and reverse_recorded() reverses a step
-  // from them without solving its stages again (no Newton, no Newton matrix): what
-  // store-all keeps when it can. Bitwise the same as reverse() from the step's y_n.
-  std::size_t record_size() const { return std::size_t(tableau_.stages) * n_; }
+  // step writes y_n and its stage states Y_1 .. Y_s there (y_n once where Y_1 = y_n, an
+  // explicit first stage), and reverse_recorded() reverses a step from them without solving
+  // its stages again (no Newton, no Newton matrix): what store-all keeps when it can.
+  // Bitwise the same as reverse() from the step's y_n.
+  std::size_t record_size() const { return std::size_t(tableau_.stages + (explicit_first_stage() ? 0 : 1)) * n_; }
   void record_to(T* where) { record_ = where; }
   void reverse_recorded(const StepInterval& step, const T* record, const T* p, T* lambda, T* mu) {
     matrices_.clear_failure();
-    reverse_stages(step, record, p, lambda, mu);
+    reverse_stages(step, record + (explicit_first_stage() ? 0 : n_), p, lambda, mu);
   }
 
   void evaluate(double t, const T* y, const T* p, T* dydt) {
@@ -176,6 +180,8 @@ class ImplicitRK {
   std::size_t factorizations() const { return matrices_.factorizations(); }
 
  private:
+  bool explicit_first_stage() const { return tableau_.a[0][0] == 0.0; }
+
   // The reverse of a step from its stage states (Sandu's recursion, above).
   void reverse_stages(const StepInterval& step, const T* states, const T* p, T* lambda, T* mu) {
     const int s = tableau_.stages;
