@@ -13,8 +13,8 @@ accuracy: at 64^3 to t = 0.01, RK4 at its stable step against SDIRK2/ESDIRK3 at 
 steps; the gradient field dJ/dk of each against a reference (RK4 at a quarter of its
 stable step), and the gradient times as ratios to RK4's.
 precision: work-precision at 32^3 to t = 0.01, in one run: CVODES BDF with SPGMR and our
-multigrid (its own adjoint) at rtol 1e-3 .. 1e-8, against our ESDIRK3 with adaptive steps
-at the same tolerances and SDIRK2/ESDIRK3 at fixed steps, GMRES with multigrid; each
+multigrid (its own adjoint) at rtol 1e-3 .. 1e-8, against our ESDIRK3 and SDIRK4 with
+adaptive steps at the same tolerances and SDIRK2/ESDIRK3 at fixed steps, GMRES with multigrid; each
 point the dJ/dk error against the reference and the process's seconds; then, for each
 CVODES point, the least time of ours at an error no larger, as a ratio.
 """
@@ -119,8 +119,8 @@ def accuracy(cli, n=64, end=0.01):
     norm = np.linalg.norm(dk_ref)
     print(f"{n}^3 to t = {end}: RK4 {steps} steps, gradient {t_rk4:.2f} s (process {rk4_seconds:.2f} s), "
           f"error {np.linalg.norm(dk_rk4 - dk_ref) / norm:.1e}", flush=True)
-    for method in ("sdirk2", "esdirk3"):
-        for factor in (10, 25, 50, 100):
+    for method in ("sdirk2", "esdirk3", "sdirk4"):
+        for factor in (10, 25, 50, 100, 150):
             m = max(1, round(steps / factor))
             result, dk, seconds = run(cli, config(n, method, end / m, end), f"{method}_{m}")
             d = result["diagnostics"]
@@ -128,6 +128,13 @@ def accuracy(cli, n=64, end=0.01):
             print(f"  {method:8s} {m:4d} steps ({steps / m:5.1f}x RK4's): gradient error "
                   f"{np.linalg.norm(dk - dk_ref) / norm:.1e}, time {t:7.2f} s, RK4 / this {t_rk4 / t:5.1f}",
                   flush=True)
+    for rtol in (1e-2, 1e-3, 1e-4):
+        text = config(n, "sdirk4", 0.0, end, f"rtol = {rtol}\natol = {rtol * 1e-3}\n").replace("step = 0.0\n", "")
+        result, dk, seconds = run(cli, text, f"sdirk4_{rtol}")
+        d = result["diagnostics"]
+        t = d["forward_seconds"] + d["backward_seconds"]
+        print(f"  sdirk4   adaptive, rtol {rtol:.0e}, {d['steps']:3d} steps: gradient error "
+              f"{np.linalg.norm(dk - dk_ref) / norm:.1e}, time {t:7.2f} s, RK4 / this {t_rk4 / t:5.1f}", flush=True)
 
 
 def precision(cli, n=32, end=0.01):
@@ -147,9 +154,10 @@ def precision(cli, n=32, end=0.01):
         error, t, _ = point(f"cvodes_{rtol}", "cvodes_bdf", 0.0, tolerances + 'linear_solver = "gmres"\n')
         theirs.append((error, t))
         print(f"cvodes_bdf + SPGMR/multigrid rtol {rtol:.0e}: error {error:.1e}, {t:7.2f} s", flush=True)
-        error, t, _ = point(f"esdirk3_{rtol}", "esdirk3", 0.0, tolerances)
-        ours.append((error, t))
-        print(f"esdirk3 adaptive           rtol {rtol:.0e}: error {error:.1e}, {t:7.2f} s", flush=True)
+        for method in ("esdirk3", "sdirk4"):
+            error, t, _ = point(f"{method}_{rtol}", method, 0.0, tolerances)
+            ours.append((error, t))
+            print(f"{method:7s} adaptive           rtol {rtol:.0e}: error {error:.1e}, {t:7.2f} s", flush=True)
     for method in ("sdirk2", "esdirk3"):
         for factor in (3, 10, 30, 100):
             m = max(1, round(steps / factor))

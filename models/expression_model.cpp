@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "models/state_dependence.hpp"
+
 namespace backsweep {
 
 ExpressionScope model_scope(const std::vector<std::string>& states,
@@ -42,6 +44,12 @@ ExpressionModel::ExpressionModel(std::vector<std::string> states,
     throw std::invalid_argument("an expression model needs one equation per state");
   for (std::size_t i = 0; i < equations_.size(); ++i)
     program_.append(equations_[i].program(), std::uint32_t(i));
+  // Segments: t, y, p.
+  using detail::Dependence;
+  static constexpr Dependence kInputs[] = {Dependence::time, Dependence::affine, Dependence::constant};
+  jacobian_constant_ = detail::output_dependence(program_, [](std::size_t segment, std::uint32_t) {
+                         return segment < 3 ? kInputs[segment] : Dependence::nonlinear;
+                       }) <= Dependence::affine;
 }
 
 ExpressionModel ExpressionModel::parse(std::vector<std::string> states,
@@ -76,6 +84,10 @@ ExpressionModel::ExpressionModel(FieldEquations fields, std::vector<std::string>
                                 " fields and as many parameter fields");
   for (std::size_t i = 0; i < equations_.size(); ++i)
     program_.append(equations_[i].program(), std::uint32_t(i));
+  using detail::Dependence;
+  jacobian_constant_ = detail::output_dependence(program_, [this](std::size_t segment, std::uint32_t offset) {
+                         return fields_->input_dependence(segment, offset);
+                       }) <= Dependence::affine;
 }
 
 ExpressionModel ExpressionModel::parse(FieldEquations fields, std::vector<std::string> parameters,

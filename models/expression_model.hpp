@@ -90,6 +90,10 @@ class ExpressionModel {
   // footprint. It holds at every (t, y, p), so implicit methods may factor sparse
   // Newton matrices on it (KLU) for PDEs on grids and large reaction networks.
   SparsityPattern sparsity() const;
+  // Whether df/dy depends on neither t nor y (on the parameters alone), as the equations
+  // are written: a linear PDE's, div_grad(k, u) - c*u. Implicit steppers then take it and
+  // build its preconditioner once (solvers/stage_matrices.hpp).
+  bool jacobian_constant() const { return jacobian_constant_; }
 
   // From now on the equations' values and VJPs on doubles run as native code built by the
   // system compiler (compiled_kernel.hpp), on a grid on `threads` threads; other scalars
@@ -143,6 +147,7 @@ class ExpressionModel {
   std::shared_ptr<const FieldEquations> fields_;
   std::shared_ptr<const CompiledKernel> compiled_;
   detail::ExpressionProgram program_;  // every equation, the last step of each writing dy_i/dt
+  bool jacobian_constant_ = false;
 };
 
 }  // namespace backsweep

@@ -74,4 +74,18 @@ ExpressionScope FieldEquations::point_scope(const std::vector<std::string>& scal
   return scope;
 }
 
+detail::Dependence FieldEquations::input_dependence(std::size_t segment, std::uint32_t offset) const {
+  using enum detail::Dependence;
+  switch (segment) {  // the segments of point_scope()
+    case 0: return time;
+    case 1: return affine;
+    case 4: {
+      const FieldOperator& o = operators_.at(offset);
+      const bool of_u = !o.u.parameter, of_k = o.stencil.kind == StencilKind::div_grad && !o.k.parameter;
+      return of_u && of_k ? nonlinear : of_u || of_k ? affine : constant;
+    }
+    default: return constant;
+  }
+}
+
 }  // namespace backsweep

@@ -19,6 +19,7 @@
 #include "models/expression.hpp"
 #include "models/grid.hpp"
 #include "models/grid_layout.hpp"
+#include "models/state_dependence.hpp"
 #include "models/stencil.hpp"
 
 namespace backsweep {
@@ -57,6 +58,11 @@ class FieldEquations : public GridLayout {
   // The scope refers to this object: parse with it while this object lives.
   ExpressionScope point_scope(const std::vector<std::string>& scalars, const std::vector<std::string>& constant_names,
                               const std::vector<double>& constant_values);
+
+  // How the value a point's program reads at (segment, offset) depends on t and the
+  // state: a field is affine in it, an operator on a field too (div_grad(k, u) of two
+  // fields is not), a parameter or coordinate is constant.
+  detail::Dependence input_dependence(std::size_t segment, std::uint32_t offset) const;
 
   // dydt = f(t, y, p) at every point, by `program` (one output per field).
   template <class T>

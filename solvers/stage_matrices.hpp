@@ -9,13 +9,20 @@
 //     differentiates the solve too; sparse and Krylov on double.
 // A Dual right-hand side is solved with the value matrices lane by lane.
 //
+// A model whose df/dy depends on neither t nor y (jacobian_constant(), a linear PDE's) has
+// its Jacobians taken once per parameter vector and each matrix's factors (a multigrid
+// hierarchy, KLU's LU) built once per h a_ii: a solve still depends only on (A, b), so
+// recomputed steps stay bitwise the forward's.
+//
 // Krylov solves stop at a relative residual: Newton's at kNewtonKrylovTolerance (Newton
 // corrects what they leave), the tangent's polish and the adjoint's transposed solves at
 // the requested krylov tolerance, to which the discrete adjoint is then exact. Each solve
 // starts from zero, so a recomputed step is bitwise the forward's. The report counts the
 // solves, their iterations and the largest residual of each direction.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <concepts>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -42,6 +49,12 @@ struct KrylovFailure {
   std::string refusal = {};  // set when the solver refused the matrix instead
 };
 
+// A model that can tell whether df/dy depends on neither t nor y.
+template <class M>
+concept TellsJacobianConstant = requires(const M& model) {
+  { model.jacobian_constant() } -> std::convertible_to<bool>;
+};
+
 template <Model M, class T>
 class StageMatrices {
  public:
@@ -50,7 +63,8 @@ class StageMatrices {
   // Throws std::invalid_argument for a request the model cannot meet (choose_linear_solver).
   StageMatrices(const M& model, LinearSolver linear_solver, PreconditionerKind preconditioner = PreconditionerKind::automatic,
                 double krylov_tolerance = 1e-10)
-      : n_(backsweep::state_size(model)), value_derivatives_(model) {
+      : n_(backsweep::state_size(model)), np_(backsweep::param_size(model)), value_derivatives_(model) {
+    if constexpr (TellsJacobianConstant<M>) constant_jacobian_ = model.jacobian_constant();
     LinearSystemShape shape{n_, 0, 0, 0};
     const Grid* grid = grid_of(model);
     if (grid) {
@@ -97,6 +111,7 @@ class StageMatrices {
 
   // J = df/dy at (t, y, p) on values for the Newton matrix, whose factors are then stale.
   void take_newton_jacobian(double t, const double* y, const double* p) {
+    if (holds(newton_parameters_, p)) return;  // and so do its factors
     ++jacobian_evaluations_;
     if (sparse_) {
       if constexpr (kSparse) newton_jacobian_->evaluate(t, y, p, JacobianColumns::states);
@@ -145,21 +160,10 @@ class StageMatrices {
 
   // Factors I - h_diag J(t, y) at a converged stage y (values); false when singular.
   bool factor_polish(double t, const double* y, const double* p, double h_diag) {
+    if constexpr (kSparse)
+      if (sparse_) return factor_stage(t, y, p, h_diag);
     ++jacobian_evaluations_;
     ++factorizations_;
-    if constexpr (kSparse) {
-      if (sparse_) {
-        stage_jacobian_->evaluate(t, y, p, JacobianColumns::states);
-        const SparsityPattern& pattern = stage_jacobian_->pattern();
-        const Timed timed{report_.seconds};
-        if (stage_krylov_)
-          return refused_unless(
-              stage_krylov_->factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag),
-              *stage_krylov_);
-        return stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(),
-                                    -h_diag);
-      }
-    }
     double* matrix = polish_lu_.matrix(n_);
     value_derivatives_.jacobian(t, y, p, matrix);
     const Timed timed{report_.seconds};
@@ -184,20 +188,10 @@ class StageMatrices {
                               T* b) {
     if constexpr (kSparseOnT) {
       if (sparse_) {
-        stage_jacobian_->evaluate(t, y, p, JacobianColumns::states);
-        ++jacobian_evaluations_;
-        ++factorizations_;
-        const SparsityPattern& pattern = stage_jacobian_->pattern();
+        if (!factor_stage(t, y, p, h_diag)) return false;
         const Timed timed{report_.seconds};
-        if (stage_krylov_) {
-          if (!refused_unless(stage_krylov_->factor(n_, pattern.row_start, pattern.column_index,
-                                                    stage_jacobian_->values(), -h_diag),
-                              *stage_krylov_))
-            return false;
+        if (stage_krylov_)
           return counted(stage_krylov_->solve_transposed(b, report_.tolerance), report_.tolerance, true);
-        }
-        if (!stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag))
-          return false;
         stage_sparse_.solve_transposed(b);
         return true;
       }
@@ -224,6 +218,40 @@ class StageMatrices {
     std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
     ~Timed() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
   };
+
+  // Whether the Jacobian last taken at `taken_at` holds at p: a constant one, taken at the
+  // same parameter values. Else notes p for the evaluation the caller makes.
+  bool holds(std::optional<std::vector<double>>& taken_at, const double* p) {
+    if (!constant_jacobian_) return false;
+    if (taken_at && std::equal(taken_at->begin(), taken_at->end(), p)) return true;
+    taken_at.emplace(p, p + np_);
+    return false;
+  }
+
+  // The sparse stage matrix I - h_diag J(t, y) at a stage value, factored (unless it is
+  // the one factored last); false when singular or refused.
+  bool factor_stage(double t, const double* y, const double* p, double h_diag) {
+    if constexpr (kSparse) {
+      if (!holds(stage_parameters_, p)) {
+        stage_jacobian_->evaluate(t, y, p, JacobianColumns::states);
+        ++jacobian_evaluations_;
+        stage_factored_for_ = 0.0;
+      }
+      if (stage_factored_for_ == h_diag) return true;
+      ++factorizations_;
+      const SparsityPattern& pattern = stage_jacobian_->pattern();
+      const Timed timed{report_.seconds};
+      const bool ok =
+          stage_krylov_
+              ? refused_unless(stage_krylov_->factor(n_, pattern.row_start, pattern.column_index,
+                                                     stage_jacobian_->values(), -h_diag),
+                               *stage_krylov_)
+              : stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag);
+      stage_factored_for_ = ok ? h_diag : 0.0;
+      return ok;
+    }
+    return false;
+  }
 
   // Counts a Krylov solve in its direction's report; false (noted) when it failed.
   // A non-finite right-hand side is no solve's failure: the caller finds the NaN itself.
@@ -258,7 +286,9 @@ class StageMatrices {
     }
   }
 
-  std::size_t n_;
+  std::size_t n_, np_;
+  bool constant_jacobian_ = false;  // df/dy depends on the parameters alone
+  std::optional<std::vector<double>> newton_parameters_, stage_parameters_;  // where each J was taken (constant J)
   Derivatives<M, double> value_derivatives_;
   std::vector<double> jacobian_, lane_;  // the dense Newton J; a lane being solved
   DenseLU<double> newton_lu_, polish_lu_;
@@ -269,7 +299,7 @@ class StageMatrices {
   std::optional<krylov::KrylovStageSolver> newton_krylov_, stage_krylov_;
   LinearSolveReport report_;
   std::optional<KrylovFailure> failure_;
-  double factored_for_ = 0.0;  // h a_ii of the Newton factors; 0: none
+  double factored_for_ = 0.0, stage_factored_for_ = 0.0;  // h a_ii of each matrix's factors; 0: none
   bool sparse_ = false;
   std::size_t jacobian_evaluations_ = 0, factorizations_ = 0;
 };

@@ -17,11 +17,13 @@ void precondition(Preconditioner* m, std::size_t n, const double* r, double* z) 
   else std::copy(r, r + n, z);
 }
 
-// The relative residual of x (in work.r's place) and x copied into b.
+// The relative residual of x from r = b0 - A x (computed here unless `r_is_current`), and
+// x copied into b.
 KrylovResult finish(const CsrMatrix& a, const std::vector<double>& b0, const std::vector<double>& x, double* b,
-                    double b_norm, double tolerance, std::size_t iterations, std::vector<double>& r) {
+                    double b_norm, double tolerance, std::size_t iterations, std::vector<double>& r,
+                    bool r_is_current = false) {
   const std::size_t n = a.rows;
-  a.residual(b0.data(), x.data(), r.data());
+  if (!r_is_current) a.residual(b0.data(), x.data(), r.data());
   KrylovResult result;
   result.iterations = iterations;
   result.residual = std::sqrt(dot(n, r.data(), r.data())) / b_norm;
@@ -40,7 +42,6 @@ KrylovResult gmres(const CsrMatrix& a, Preconditioner* m, double* b, double tole
   b0.assign(b, b + n);
   x.assign(n, 0.0);
   work.r.resize(n);
-  work.z.resize(n);
   work.w.resize(n);
   const double b_norm = std::sqrt(dot(n, b, b));
   if (b_norm == 0.0 || !std::isfinite(b_norm)) {  // a NaN in b: the caller's to report, not a solve's
@@ -61,8 +62,9 @@ KrylovResult gmres(const CsrMatrix& a, Preconditioner* m, double* b, double tole
     std::size_t k = 0;  // the columns of this cycle
     for (; k < restart && iterations < max_iterations; ++k) {
       ++iterations;
-      precondition(m, n, work.basis[k].data(), work.z.data());
-      a.multiply(work.z.data(), work.w.data());
+      if (work.preconditioned.size() < k + 1) work.preconditioned.emplace_back(n);
+      precondition(m, n, work.basis[k].data(), work.preconditioned[k].data());
+      a.multiply(work.preconditioned[k].data(), work.w.data());
       for (std::size_t i = 0; i <= k; ++i) {
         at(i, k) = dot(n, work.w.data(), work.basis[i].data());
         const double c = at(i, k);
@@ -91,22 +93,21 @@ KrylovResult gmres(const CsrMatrix& a, Preconditioner* m, double* b, double tole
       if (work.basis.size() < k + 2) work.basis.emplace_back(n);
       for (std::size_t j = 0; j < n; ++j) work.basis[k + 1][j] = work.w[j] / norm;
     }
-    // y = H^{-1} g on the k columns; x += M^{-1} (V y).
+    // y = H^{-1} g on the k columns; x += M^{-1} V y, kept column by column.
     for (std::size_t i = k; i-- > 0;) {
       double sum = g[i];
       for (std::size_t j = i + 1; j < k; ++j) sum -= at(i, j) * y[j];
       y[i] = at(i, i) == 0.0 ? 0.0 : sum / at(i, i);
     }
-    std::fill(work.w.begin(), work.w.end(), 0.0);
-    for (std::size_t j = 0; j < k; ++j)
-      for (std::size_t i = 0; i < n; ++i) work.w[i] += y[j] * work.basis[j][i];
-    precondition(m, n, work.w.data(), work.z.data());
-    for (std::size_t i = 0; i < n; ++i) x[i] += work.z[i];
+    for (std::size_t j = 0; j < k; ++j) {
+      const double* z = work.preconditioned[j].data();
+      for (std::size_t i = 0; i < n; ++i) x[i] += y[j] * z[i];
+    }
     a.residual(b0.data(), x.data(), r.data());
     beta = std::sqrt(dot(n, r.data(), r.data()));
     if (beta <= tolerance * b_norm || !std::isfinite(beta) || k == 0) break;
   }
-  return finish(a, b0, x, b, b_norm, tolerance, iterations, r);
+  return finish(a, b0, x, b, b_norm, tolerance, iterations, r, true);
 }
 
 KrylovResult conjugate_gradient(const CsrMatrix& a, Preconditioner* m, double* b, double tolerance,

@@ -2,7 +2,9 @@
 // Krylov methods for A x = b with a preconditioner M (preconditioners.hpp, multigrid.hpp):
 //   gmres               restarted GMRES(m), preconditioned on the right (so the residual it
 //                       minimises is b - A x itself), modified Gram–Schmidt, Givens
-//                       rotations (Saad and Schultz 1986); for any nonsingular A.
+//                       rotations (Saad and Schultz 1986); for any nonsingular A. It keeps
+//                       the preconditioned directions M^{-1} v_k, as flexible GMRES does
+//                       (Saad 1993), so the update x += M^{-1} V y costs no extra V-cycle.
 //   conjugate_gradient  preconditioned CG; for symmetric positive definite A and M (a
 //                       stage matrix I - h a_ii J of a diffusion, multigrid's V-cycle).
 // Both start from x = 0 and stop when ||b - A x||_2 <= tolerance ||b||_2, so x is a
@@ -23,7 +25,7 @@ struct KrylovResult {
 
 // Work vectors kept from one solve to the next (no allocation per step once sized).
 struct KrylovWork {
-  std::vector<std::vector<double>> basis;
+  std::vector<std::vector<double>> basis, preconditioned;  // v_k, and gmres' M^{-1} v_k
   std::vector<double> r, z, w, p, q;
 };
 

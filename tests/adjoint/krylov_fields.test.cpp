@@ -2,8 +2,8 @@
 // equation with a conductivity field and a reaction, its stage matrices solved by GMRES
 // and CG with multigrid. The discrete adjoint through them against the forward tangent of
 // the same solver, central differences, Taylor remainders and KLU's gradient; bitwise
-// across checkpoint schedules; auto's choice; a solve that cannot converge named by stage,
-// iterations and residual.
+// across checkpoint schedules; auto's choice; a linear model's Jacobian and multigrid taken
+// once; a solve that cannot converge named by stage, iterations and residual.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -147,6 +147,47 @@ TEST_CASE("3-D heat with a conductivity field by GMRES and CG with multigrid: ad
     const auto by_klu = gradient<double>(direct, direct.y0, direct.p);
     REQUIRE(by_klu.ok());
     CHECK(largest_relative_difference(adjoint.dJ_dp, by_klu.dJ_dp) <= 1e-8);
+  }
+}
+
+TEST_CASE("a linear model's Jacobian and multigrid are built once a run, its gradient bitwise the same") {
+  // The same equation, once as written (affine in u: df/du constant) and once with a term
+  // that is exactly zero but not affine to the analysis, so its Jacobian is taken again.
+  const auto model = [](const char* equation) {
+    return ExpressionModel::parse(FieldEquations(kGrid, {"u"}, {"k"}, 1), {"c"}, {equation});
+  };
+  const ExpressionModel linear = model("div_grad(k, u) - c*u"), looks_nonlinear = model("div_grad(k, u) - c*u + 0*u^2");
+  REQUIRE(linear.jacobian_constant());
+  REQUIRE_FALSE(looks_nonlinear.jacobian_constant());
+  for (const ButcherTableau* tableau : {&tableaux::sdirk2, &tableaux::esdirk3}) {
+    CAPTURE(tableau->name);
+    const Problem problem = make_problem(linear, *tableau, false), other = make_problem(looks_nonlinear, *tableau, false);
+    const auto once = gradient<double>(problem, problem.y0, problem.p);
+    const auto every_step = gradient<double>(other, other.y0, other.p);
+    REQUIRE(once.ok());
+    REQUIRE(every_step.ok());
+    CHECK(once.dJ_dp == every_step.dJ_dp);
+    CHECK(once.dJ_dy0 == every_step.dJ_dy0);
+
+    // The steps themselves: one Jacobian and one multigrid set-up for the whole run (every
+    // stage of these tableaux has the same a_ii), against one of each a step.
+    ImplicitRK<ExpressionModel> once_stepper(linear, *tableau, problem.method.newton),
+        every_stepper(looks_nonlinear, *tableau, other.method.newton);
+    std::vector<double> y = problem.y0, next(y.size()), y_other = y;
+    for (int k = 0; k < 4; ++k) {
+      const StepInterval step{0.01 * k, 0.01, 0.01 * (k + 1)};
+      once_stepper.step(step, y.data(), problem.p.data(), next.data());
+      once_stepper.accept();
+      y = next;
+      every_stepper.step(step, y_other.data(), problem.p.data(), next.data());
+      every_stepper.accept();
+      y_other = next;
+    }
+    CHECK(y == y_other);
+    CHECK(once_stepper.jacobian_evaluations() == 1);
+    CHECK(once_stepper.factorizations() == 1);
+    CHECK(every_stepper.jacobian_evaluations() == 4);
+    CHECK(every_stepper.factorizations() == 4);
   }
 }
 
