@@ -37,6 +37,18 @@ struct Case {
   bool constant;
 };
 
+// Each case's verdict, and the Jacobian agreeing with it.
+template <class Parse>
+void check_cases(const std::vector<Case>& cases, Parse&& parse) {
+  for (const Case& c : cases) {
+    CAPTURE(c.equations[0]);
+    CAPTURE(c.equations[1]);
+    const ExpressionModel model = parse(c.equations);
+    CHECK(model.jacobian_constant() == c.constant);
+    CHECK(jacobian_changes(model) == !c.constant);
+  }
+}
+
 }  // namespace
 
 TEST_CASE("ODE equations: affine in the state with constant coefficients, or not") {
@@ -54,13 +66,7 @@ TEST_CASE("ODE equations: affine in the state with constant coefficients, or not
       {{"min(x, y)", "y"}, false},
       {{"x^2", "y"}, false},
   };
-  for (const Case& c : cases) {
-    CAPTURE(c.equations[0]);
-    CAPTURE(c.equations[1]);
-    const ExpressionModel model = ExpressionModel::parse({"x", "y"}, {"a", "b"}, c.equations);
-    CHECK(model.jacobian_constant() == c.constant);
-    CHECK(jacobian_changes(model) == !c.constant);
-  }
+  check_cases(cases, [](const auto& equations) { return ExpressionModel::parse({"x", "y"}, {"a", "b"}, equations); });
 }
 
 TEST_CASE("grid equations: operators on fields are affine, div_grad of two fields is not") {
@@ -74,12 +80,7 @@ TEST_CASE("grid equations: operators on fields are affine, div_grad of two field
       {{"c*lap(u) - u*v^2", "lap(v) + u*v^2"}, false},
       {{"t*lap(u)", "v"}, false},
   };
-  for (const Case& c : cases) {
-    CAPTURE(c.equations[0]);
-    CAPTURE(c.equations[1]);
-    const ExpressionModel model =
-        ExpressionModel::parse(FieldEquations(grid, {"u", "v"}, {"k"}, 1), {"c"}, c.equations);
-    CHECK(model.jacobian_constant() == c.constant);
-    CHECK(jacobian_changes(model) == !c.constant);
-  }
+  check_cases(cases, [&](const auto& equations) {
+    return ExpressionModel::parse(FieldEquations(grid, {"u", "v"}, {"k"}, 1), {"c"}, equations);
+  });
 }
