@@ -11,8 +11,9 @@
 // a_ii = 0 is explicit. Newton stops when the scaled increment is below the tolerance;
 // when it diverges, or does not converge in kMaxNewton iterations, the step's result is
 // NaN: an adaptive step is then rejected and retried smaller, a fixed step fails with the
-// non-finite state reported. A step is a function of (t, h, y_n, p) alone (no Jacobian
-// kept from earlier steps), so recomputations in the reverse are bitwise the forward.
+// non-finite state reported. A step is a function of (t, h, y_n, p) alone (a Jacobian is
+// kept from earlier steps only where it is constant, stage_matrices.hpp), so
+// recomputations in the reverse are bitwise the forward.
 //
 // On Dual numbers (tangents) the converged stage takes one more Newton step with the
 // Jacobian at the stage itself: the tangent lanes are then the implicit-function-theorem
@@ -54,7 +55,7 @@ struct NewtonOptions {
   LinearSolver linear_solver = LinearSolver::automatic;
   PreconditionerKind preconditioner = PreconditionerKind::automatic;  // gmres and cg
   // Relative residual of the Krylov solves the tangent and the adjoint rely on: the
-  // discrete adjoint is exact to it (Newton's own solves stop at 1e-6, stage_matrices.hpp).
+  // discrete adjoint is exact to it (Newton's own are inexact: krylov_forcing()).
   double krylov_tolerance = 1e-10;
 };
 
@@ -65,6 +66,7 @@ class ImplicitRK {
   using algebra_type = A;
   using model_type = M;
   static constexpr int kMaxNewton = 12;
+  static constexpr double kRefineForcing = 1e-2, kFinestForcing = 1e-12;
 
   ImplicitRK(const M& model, const ButcherTableau& tableau, NewtonOptions newton = {})
       : model_(model), tableau_(tableau), newton_(newton), n_(backsweep::state_size(model)),
@@ -291,7 +293,7 @@ class ImplicitRK {
       evaluate(stage_time(step, i), state, p, slope);
       ++newton_iterations_;
       for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-      if (!matrices_.solve_newton(work_.data())) {
+      if (!matrices_.solve_newton(work_.data(), krylov_forcing(iteration))) {
         non_finite_residual_ = !matrices_.krylov_failure();  // else a NaN in the residual
         return false;
       }
@@ -314,6 +316,15 @@ class ImplicitRK {
       previous = norm;
     }
     return false;
+  }
+
+  // How far a Krylov solve of Newton's takes the residual down (inexact Newton). The first
+  // to about the Newton tolerance; later ones start from what Newton left and need only
+  // kRefineForcing: their error is that fraction of an increment already near the
+  // tolerance, or, far from it, a linear rate Newton's next iteration corrects.
+  double krylov_forcing(int iteration) const {
+    if (iteration > 0) return kRefineForcing;
+    return std::clamp(newton_.tolerance, kFinestForcing, StageMatrices<M, T>::kNewtonKrylovTolerance);
   }
 
   // One Newton step with the Jacobian at the converged stage: exact tangent lanes.

@@ -10,20 +10,23 @@
 // A Dual right-hand side is solved with the value matrices lane by lane.
 //
 // A model whose df/dy depends on neither t nor y (jacobian_constant(), a linear PDE's) has
-// its Jacobians taken once per parameter vector and each matrix's factors (a multigrid
-// hierarchy, KLU's LU) built once per h a_ii: a solve still depends only on (A, b), so
+// its Jacobian taken once per parameter vector and its factors (a multigrid hierarchy,
+// KLU's LU) built once per h a_ii; the stage matrices are then the Newton matrix, so the
+// polish and the reverse solve with its factors. A solve still depends only on (A, b), so
 // recomputed steps stay bitwise the forward's.
 //
-// Krylov solves stop at a relative residual: Newton's at kNewtonKrylovTolerance (Newton
+// Krylov solves stop at a relative residual: Newton's at the one Newton asks for (Newton
 // corrects what they leave), the tangent's polish and the adjoint's transposed solves at
 // the requested krylov tolerance, to which the discrete adjoint is then exact. Each solve
 // starts from zero, so a recomputed step is bitwise the forward's. The report counts the
 // solves, their iterations and the largest residual of each direction.
 #include <algorithm>
+#include <bit>
 #include <chrono>
 #include <cmath>
 #include <concepts>
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -78,7 +81,7 @@ class StageMatrices {
         report_.choice = choose_linear_solver(linear_solver, preconditioner, shape);
         if (report_.choice.solver != LinearSolver::dense) {
           newton_jacobian_.emplace(model, pattern);
-          stage_jacobian_.emplace(model, std::move(pattern));
+          if (!constant_jacobian_) stage_jacobian_.emplace(model, std::move(pattern));
         }
       }
     } else {
@@ -97,7 +100,7 @@ class StageMatrices {
       }
       const krylov::KrylovOptions options{chosen, report_.choice.preconditioner};
       newton_krylov_.emplace(options, unknowns);
-      stage_krylov_.emplace(options, unknowns);
+      if (!constant_jacobian_) stage_krylov_.emplace(options, unknowns);
     }
   }
 
@@ -113,13 +116,14 @@ class StageMatrices {
   void take_newton_jacobian(double t, const double* y, const double* p) {
     if (holds(newton_parameters_, p)) return;  // and so do its factors
     ++jacobian_evaluations_;
+    factored_for_ = 0.0;
     if (sparse_) {
       if constexpr (kSparse) newton_jacobian_->evaluate(t, y, p, JacobianColumns::states);
     } else {
       jacobian_.resize(n_ * n_);  // dense only: n^2
       value_derivatives_.jacobian(t, y, p, jacobian_.data());
     }
-    factored_for_ = 0.0;
+    if (constant_jacobian_) newton_parameters_.emplace(p, p + np_);
   }
   // Factors I - h_diag J (nothing to do when it is factored for h_diag); false when singular.
   bool factor_newton(double h_diag) {
@@ -146,13 +150,12 @@ class StageMatrices {
     return factored_for_ != 0.0;
   }
   bool newton_factored() const { return factored_for_ != 0.0; }
-  // b := (I - h_diag J)^{-1} b with the Newton factors; false when a Krylov solve fails.
-  bool solve_newton(T* b) {
+  // b := (I - h_diag J)^{-1} b with the Newton factors, a Krylov solve to the relative
+  // residual `tolerance`; false when a Krylov solve fails.
+  bool solve_newton(T* b, double tolerance = kNewtonKrylovTolerance) {
     const Timed timed{report_.seconds};
     if (newton_krylov_)
-      return solve_lanes(b, [&](double* x) {
-        return counted(newton_krylov_->solve(x, kNewtonKrylovTolerance), kNewtonKrylovTolerance, false);
-      });
+      return solve_lanes(b, [&](double* x) { return counted(newton_krylov_->solve(x, tolerance), tolerance, false); });
     if (sparse_) return solve_lanes(b, [&](double* x) { return newton_sparse_.solve(x), true; });
     newton_lu_.solve(b);
     return true;
@@ -173,11 +176,11 @@ class StageMatrices {
   }
   bool solve_polish(T* b) {
     const Timed timed{report_.seconds};
-    if (stage_krylov_)
+    if (newton_krylov_)
       return solve_lanes(b, [&](double* x) {
-        return counted(stage_krylov_->solve(x, report_.tolerance), report_.tolerance, false);
+        return counted(stage_krylov().solve(x, report_.tolerance), report_.tolerance, false);
       });
-    if (sparse_) return solve_lanes(b, [&](double* x) { return stage_sparse_.solve(x), true; });
+    if (sparse_) return solve_lanes(b, [&](double* x) { return stage_sparse().solve(x), true; });
     polish_lu_.solve(b);
     return true;
   }
@@ -190,9 +193,9 @@ class StageMatrices {
       if (sparse_) {
         if (!factor_stage(t, y, p, h_diag)) return false;
         const Timed timed{report_.seconds};
-        if (stage_krylov_)
-          return counted(stage_krylov_->solve_transposed(b, report_.tolerance), report_.tolerance, true);
-        stage_sparse_.solve_transposed(b);
+        if (newton_krylov_)
+          return counted(stage_krylov().solve_transposed(b, report_.tolerance), report_.tolerance, true);
+        stage_sparse().solve_transposed(b);
         return true;
       }
     }
@@ -220,35 +223,36 @@ class StageMatrices {
   };
 
   // Whether the Jacobian last taken at `taken_at` holds at p: a constant one, taken at the
-  // same parameter values. Else notes p for the evaluation the caller makes.
-  bool holds(std::optional<std::vector<double>>& taken_at, const double* p) {
-    if (!constant_jacobian_) return false;
-    if (taken_at && std::equal(taken_at->begin(), taken_at->end(), p)) return true;
-    taken_at.emplace(p, p + np_);
-    return false;
+  // same parameter values (bitwise: -0.0 is not 0.0 to a derivative's sign).
+  bool holds(const std::optional<std::vector<double>>& taken_at, const double* p) const {
+    return constant_jacobian_ && taken_at &&
+           std::equal(taken_at->begin(), taken_at->end(), p, [](double a, double b) {
+             return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
+           });
   }
 
-  // The sparse stage matrix I - h_diag J(t, y) at a stage value, factored (unless it is
-  // the one factored last); false when singular or refused.
+  // The stage matrices' solvers: the Newton matrix's where J is constant.
+  krylov::KrylovStageSolver& stage_krylov() { return constant_jacobian_ ? *newton_krylov_ : *stage_krylov_; }
+  SparseLU& stage_sparse() { return constant_jacobian_ ? newton_sparse_ : stage_sparse_; }
+
+  // The sparse stage matrix I - h_diag J(t, y) at a stage value, factored (a constant J's
+  // is the Newton matrix: factored once); false when singular or refused.
   bool factor_stage(double t, const double* y, const double* p, double h_diag) {
     if constexpr (kSparse) {
-      if (!holds(stage_parameters_, p)) {
-        stage_jacobian_->evaluate(t, y, p, JacobianColumns::states);
-        ++jacobian_evaluations_;
-        stage_factored_for_ = 0.0;
+      if (constant_jacobian_) {
+        take_newton_jacobian(t, y, p);
+        return factor_newton(h_diag);
       }
-      if (stage_factored_for_ == h_diag) return true;
+      stage_jacobian_->evaluate(t, y, p, JacobianColumns::states);
+      ++jacobian_evaluations_;
       ++factorizations_;
       const SparsityPattern& pattern = stage_jacobian_->pattern();
       const Timed timed{report_.seconds};
-      const bool ok =
-          stage_krylov_
-              ? refused_unless(stage_krylov_->factor(n_, pattern.row_start, pattern.column_index,
-                                                     stage_jacobian_->values(), -h_diag),
-                               *stage_krylov_)
-              : stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag);
-      stage_factored_for_ = ok ? h_diag : 0.0;
-      return ok;
+      if (stage_krylov_)
+        return refused_unless(
+            stage_krylov_->factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag),
+            *stage_krylov_);
+      return stage_sparse_.factor(n_, pattern.row_start, pattern.column_index, stage_jacobian_->values(), -h_diag);
     }
     return false;
   }
@@ -288,18 +292,18 @@ class StageMatrices {
 
   std::size_t n_, np_;
   bool constant_jacobian_ = false;  // df/dy depends on the parameters alone
-  std::optional<std::vector<double>> newton_parameters_, stage_parameters_;  // where each J was taken (constant J)
+  std::optional<std::vector<double>> newton_parameters_;  // where a constant J was taken
   Derivatives<M, double> value_derivatives_;
   std::vector<double> jacobian_, lane_;  // the dense Newton J; a lane being solved
   DenseLU<double> newton_lu_, polish_lu_;
   DenseLU<T> stage_lu_;
   using SparseJacobianSlot = std::conditional_t<kSparse, std::optional<SparseJacobian<M, double>>, char>;
-  SparseJacobianSlot newton_jacobian_{}, stage_jacobian_{};  // the Newton J, and stage ones
+  SparseJacobianSlot newton_jacobian_{}, stage_jacobian_{};  // the Newton J, and stage ones (J not constant)
   SparseLU newton_sparse_, stage_sparse_;
   std::optional<krylov::KrylovStageSolver> newton_krylov_, stage_krylov_;
   LinearSolveReport report_;
   std::optional<KrylovFailure> failure_;
-  double factored_for_ = 0.0, stage_factored_for_ = 0.0;  // h a_ii of each matrix's factors; 0: none
+  double factored_for_ = 0.0;  // h a_ii of the Newton matrix's factors; 0: none
   bool sparse_ = false;
   std::size_t jacobian_evaluations_ = 0, factorizations_ = 0;
 };

@@ -188,6 +188,17 @@ TEST_CASE("a linear model's Jacobian and multigrid are built once a run, its gra
     CHECK(once_stepper.factorizations() == 1);
     CHECK(every_stepper.jacobian_evaluations() == 4);
     CHECK(every_stepper.factorizations() == 4);
+
+    // Other parameter values: J is taken again, and the step is a fresh stepper's.
+    std::vector<double> p = problem.p;
+    p[0] *= 1.5;
+    const StepInterval step{0.04, 0.01, 0.05};
+    once_stepper.step(step, y.data(), p.data(), next.data());
+    ImplicitRK<ExpressionModel> fresh(linear, *tableau, problem.method.newton);
+    std::vector<double> fresh_next(y.size());
+    fresh.step(step, y.data(), p.data(), fresh_next.data());
+    CHECK(once_stepper.jacobian_evaluations() == 2);
+    CHECK(next == fresh_next);
   }
 }
 
