@@ -22,8 +22,8 @@
 // Reverse (Sandu 2006), from y_n and lambda_{n+1}, last stage first:
 //   (I - h a_ii J(Y_i))ᵀ kbar_i = h (b_i lambda + sum_{j>i} a_ji Ybar_j),
 //   Ybar_i = J(Y_i)ᵀ kbar_i,  mu += f_p(Y_i)ᵀ kbar_i,  lambda_n = lambda + sum_i Ybar_i,
-// with J at the stage value (not the step's Newton matrix): the exact derivative of the
-// converged stage equations.
+// with J at the stage value (not the step's Newton matrix, unless J is constant): the exact
+// derivative of the converged stage equations.
 //
 // The matrices I - h a_ii J, dense or sparse, are StageMatrices (stage_matrices.hpp).
 #include <algorithm>
@@ -293,7 +293,7 @@ class ImplicitRK {
       evaluate(stage_time(step, i), state, p, slope);
       ++newton_iterations_;
       for (std::size_t k = 0; k < n_; ++k) work_[k] = base_[k] + slope[k] * h_diag - state[k];
-      if (!matrices_.solve_newton(work_.data(), krylov_forcing(iteration))) {
+      if (!matrices_.solve_newton(work_.data(), krylov_forcing(iteration, full))) {
         non_finite_residual_ = !matrices_.krylov_failure();  // else a NaN in the residual
         return false;
       }
@@ -309,7 +309,7 @@ class ImplicitRK {
         return false;
       }
       if (norm <= newton_.tolerance) return true;
-      if (norm >= previous && norm <= 1e-8)  // stalled at round-off
+      if (norm >= previous && norm <= 1e-8)  // stalled: round-off, or the inexact solves' floor
         return norm <= std::max(100.0 * newton_.tolerance, 1e-13);
       if (iteration > 1 && norm > 2.0 * previous) return false;  // diverging
       if (!full && iteration > 1 && norm > 0.9 * previous) return false;  // too slow
@@ -318,13 +318,16 @@ class ImplicitRK {
     return false;
   }
 
-  // How far a Krylov solve of Newton's takes the residual down (inexact Newton). The first
-  // to about the Newton tolerance; later ones start from what Newton left and need only
-  // kRefineForcing: their error is that fraction of an increment already near the
-  // tolerance, or, far from it, a linear rate Newton's next iteration corrects.
-  double krylov_forcing(int iteration) const {
-    if (iteration > 0) return kRefineForcing;
-    return std::clamp(newton_.tolerance, kFinestForcing, StageMatrices<M, T>::kNewtonKrylovTolerance);
+  // How far a Krylov solve of Newton's takes the residual down (inexact Newton). Where J is
+  // constant the first solve is the stage but for its residual, so it goes to about the
+  // Newton tolerance; else to kNewtonKrylovTolerance, Newton's own rate being the limit.
+  // Later solves start from what Newton left and go to kRefineForcing: what they leave is
+  // that fraction of a residual already small, and the next iteration corrects it. The
+  // retry with J at every iterate (`full`) keeps the first solve's forcing throughout.
+  double krylov_forcing(int iteration, bool full) const {
+    constexpr double most = StageMatrices<M, T>::kNewtonKrylovTolerance;
+    const double first = matrices_.jacobian_constant() ? std::clamp(newton_.tolerance, kFinestForcing, most) : most;
+    return iteration > 0 && !full ? kRefineForcing : first;
   }
 
   // One Newton step with the Jacobian at the converged stage: exact tangent lanes.

@@ -11,7 +11,7 @@
 //
 // A model whose df/dy depends on neither t nor y (jacobian_constant(), a linear PDE's) has
 // its Jacobian taken once per parameter vector and its factors (a multigrid hierarchy,
-// KLU's LU) built once per h a_ii; the stage matrices are then the Newton matrix, so the
+// KLU's LU) built once per h a_ii; sparse stage matrices are then the Newton matrix, so the
 // polish and the reverse solve with its factors. A solve still depends only on (A, b), so
 // recomputed steps stay bitwise the forward's.
 //
@@ -105,6 +105,7 @@ class StageMatrices {
   }
 
   bool sparse() const { return sparse_; }
+  bool jacobian_constant() const { return constant_jacobian_; }
   std::size_t jacobian_evaluations() const { return jacobian_evaluations_; }
   std::size_t factorizations() const { return factorizations_; }
   const LinearSolveReport& report() const { return report_; }
@@ -117,6 +118,7 @@ class StageMatrices {
     if (holds(newton_parameters_, p)) return;  // and so do its factors
     ++jacobian_evaluations_;
     factored_for_ = 0.0;
+    newton_parameters_.reset();  // until J is whole
     if (sparse_) {
       if constexpr (kSparse) newton_jacobian_->evaluate(t, y, p, JacobianColumns::states);
     } else {
