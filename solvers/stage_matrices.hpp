@@ -115,7 +115,7 @@ class StageMatrices {
 
   // J = df/dy at (t, y, p) on values for the Newton matrix, whose factors are then stale.
   void take_newton_jacobian(double t, const double* y, const double* p) {
-    if (holds(newton_parameters_, p)) return;  // and so do its factors
+    if (newton_jacobian_holds(p)) return;  // and so do its factors
     ++jacobian_evaluations_;
     factored_for_ = 0.0;
     newton_parameters_.reset();  // until J is whole
@@ -224,11 +224,11 @@ class StageMatrices {
     ~Timed() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
   };
 
-  // Whether the Jacobian last taken at `taken_at` holds at p: a constant one, taken at the
-  // same parameter values (bitwise: -0.0 is not 0.0 to a derivative's sign).
-  bool holds(const std::optional<std::vector<double>>& taken_at, const double* p) const {
-    return constant_jacobian_ && taken_at &&
-           std::equal(taken_at->begin(), taken_at->end(), p, [](double a, double b) {
+  // Whether the Newton J holds at p: a constant one, taken at the same parameter values
+  // (bitwise: -0.0 is not 0.0 to a derivative's sign).
+  bool newton_jacobian_holds(const double* p) const {
+    return newton_parameters_ &&
+           std::equal(newton_parameters_->begin(), newton_parameters_->end(), p, [](double a, double b) {
              return std::bit_cast<std::uint64_t>(a) == std::bit_cast<std::uint64_t>(b);
            });
   }
