@@ -13,8 +13,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
+#include "models/detail/dependency_tracer.hpp"
 #include "models/expression_program.hpp"
 #include "models/expression.hpp"
 #include "models/grid.hpp"
@@ -72,9 +74,12 @@ class FieldEquations : public GridLayout {
     std::array<T, Grid::kMaxAxes> coordinates;
     const T* segments[] = {&t, here.data(), p, parameters_here.data(), operators_here.data(), coordinates.data()};
     for (std::size_t point = 0; point < n; ++point) {
+      [[maybe_unused]] std::uint32_t mark = 0;
+      if constexpr (std::is_same_v<T, detail::DependencyTracer>) mark = y[0].tape ? y[0].tape->next_id() : 0;
       inputs_at(point, grid_.position(point), y, p, here.data(), parameters_here.data(), operators_here.data(),
                 coordinates.data());
       program.run(segments, out.data());
+      if constexpr (std::is_same_v<T, detail::DependencyTracer>) keep_outputs(y[0].tape, out.data(), nf, mark);
       for (std::size_t f = 0; f < nf; ++f) dydt[f * n + point] = out[f];
     }
   }
@@ -119,6 +124,15 @@ class FieldEquations : public GridLayout {
   }
 
  private:
+  // A trace keeps a point's outputs' dependency sets, not those that made them.
+  static void keep_outputs(detail::DependencyTape* tape, detail::DependencyTracer* out, std::size_t count,
+                           std::uint32_t mark) {
+    if (!tape) return;
+    std::array<std::uint32_t, kMaxPerPoint> ids;
+    for (std::size_t f = 0; f < count; ++f) ids[f] = out[f].set;
+    tape->keep_only(mark, {ids.data(), count});
+    for (std::size_t f = 0; f < count; ++f) out[f].set = ids[f];
+  }
   template <class T>
   const T* source(const FieldOperand& operand, const T* y, const T* p) const {
     return operand.parameter ? p + scalars_ + operand.index * grid_.points() : y + operand.index * grid_.points();

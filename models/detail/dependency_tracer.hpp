@@ -55,6 +55,32 @@ class DependencyTape {
     return {entries_.data() + start_[id], entries_.data() + start_[id + 1]};
   }
 
+  // The id the next set will take. Sets from here on may be let go by keep_only().
+  std::uint32_t next_id() const { return static_cast<std::uint32_t>(start_.size() - 1); }
+
+  // Lets go of every set made since next_id() was `mark` but those named in `ids`, which
+  // are made again (and `ids` renamed): a trace point by point (a grid's) keeps each
+  // point's results, not the intermediate sets that made them, so its tape stays small.
+  void keep_only(std::uint32_t mark, std::span<std::uint32_t> ids) {
+    kept_.clear();
+    kept_sizes_.clear();
+    for (const std::uint32_t id : ids)
+      if (id >= mark) {
+        const std::span<const std::uint32_t> s = set(id);
+        kept_.insert(kept_.end(), s.begin(), s.end());
+        kept_sizes_.push_back(s.size());
+      }
+    entries_.resize(start_[mark]);
+    start_.resize(std::size_t{mark} + 1);
+    std::size_t from = 0, k = 0;
+    for (std::uint32_t& id : ids) {
+      if (id < mark) continue;
+      entries_.insert(entries_.end(), kept_.begin() + from, kept_.begin() + from + kept_sizes_[k]);
+      from += kept_sizes_[k++];
+      id = close_set();
+    }
+  }
+
  private:
   std::uint32_t close_set() {
     if (entries_.size() > max_entries_) throw std::length_error("dependency tape over its budget");
@@ -66,7 +92,8 @@ class DependencyTape {
 
   std::vector<std::size_t> start_;  // set k is entries_[start_[k], start_[k + 1])
   std::vector<std::uint32_t> entries_;
-  std::vector<std::uint32_t> scratch_;
+  std::vector<std::uint32_t> scratch_, kept_;
+  std::vector<std::size_t> kept_sizes_;
   std::size_t max_entries_;
 };
 

@@ -5,22 +5,6 @@
 
 namespace backsweep::krylov {
 
-void CsrMatrix::multiply(const double* x, double* y) const {
-  for (std::size_t i = 0; i < rows; ++i) {
-    double sum = 0.0;
-    for (std::size_t k = row_start[i]; k < row_start[i + 1]; ++k) sum += value[k] * x[column[k]];
-    y[i] = sum;
-  }
-}
-
-void CsrMatrix::residual(const double* b, const double* x, double* r) const {
-  for (std::size_t i = 0; i < rows; ++i) {
-    double sum = b[i];
-    for (std::size_t k = row_start[i]; k < row_start[i + 1]; ++k) sum -= value[k] * x[column[k]];
-    r[i] = sum;
-  }
-}
-
 CsrMatrix CsrMatrix::transposed() const {
   CsrMatrix t;
   t.rows = columns;

@@ -2,6 +2,12 @@
 // CsrMatrix: a square or rectangular sparse matrix in compressed rows, the form the
 // iterative stage solvers (krylov/) work on: the stage matrix I + scale J built from a
 // SparseJacobian's values, multigrid's prolongations and Galerkin coarse operators.
+//
+// A stencil's matrix on a grid has a few diagonals. Its grid rows may be stored again by
+// diagonal (store_diagonals): products, residuals and Gauss–Seidel sweeps then run down
+// each diagonal without column indices, vectorised across rows. Products and residuals
+// add each row's terms in the same order as the compressed rows do, so they give the same
+// values; a sweep takes its recurrence last in each row.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -15,12 +21,25 @@ struct CsrMatrix {
   std::vector<std::uint32_t> column;   // sorted within a row
   std::vector<double> value;
 
+  // Rows 0 .. rows - 1 of the matrix again, by diagonal; none stored while rows is 0.
+  struct Diagonals {
+    std::size_t rows = 0;
+    std::vector<std::ptrdiff_t> offset;  // column - row, ascending
+    std::vector<double> value;           // value[d * rows + i] = A(i, i + offset[d]), 0 where A has none
+  } diagonals;
+
   std::size_t nonzeros() const { return value.size(); }
   // y = A x.
   void multiply(const double* x, double* y) const;
   // r = b - A x.
   void residual(const double* b, const double* x, double* r) const;
-  CsrMatrix transposed() const;
+  // One Gauss–Seidel sweep on A x = b, rows in order or in reverse; the diagonal's inverse given.
+  void gauss_seidel(const double* b, double* x, const double* inverse_diagonal, bool forward) const;
+  CsrMatrix transposed() const;  // without diagonals
+  // Stores rows 0 .. leading_rows - 1 by diagonal too, where they have at most 32 distinct
+  // offsets and fill at least half of those diagonals (else stores none). Call it once the
+  // values are final: the copy is not updated when they change.
+  void store_diagonals(std::size_t leading_rows);
 };
 
 // I + scale J, J square n x n given by CSR rows whose columns >= n (the parameters of a

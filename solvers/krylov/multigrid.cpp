@@ -148,6 +148,7 @@ bool Multigrid::set_matrix(const CsrMatrix& a) {
     if (l > 0) {
       const Level& finer = levels_[l - 1];
       level.a = product(finer.restriction, product(op(l - 1), finer.prolongation));
+      level.a.store_diagonals(level.unknowns.size() - level.unknowns.extra);
     }
     level.diagonal = diagonal_positions(op(l));
     level.inverse_diagonal.resize(op(l).rows);
@@ -173,18 +174,8 @@ bool Multigrid::set_matrix(const CsrMatrix& a) {
 
 // One Gauss–Seidel sweep on level l's A x = b, rows in order or in reverse.
 void Multigrid::smooth(std::size_t l, bool forward) {
-  const CsrMatrix& a = op(l);
   Level& level = levels_[l];
-  double* x = level.x.data();
-  const auto relax = [&](std::size_t i) {
-    double sum = level.b[i];
-    for (std::size_t k = a.row_start[i]; k < a.row_start[i + 1]; ++k) sum -= a.value[k] * x[a.column[k]];
-    x[i] += sum * level.inverse_diagonal[i];
-  };
-  if (forward)
-    for (std::size_t i = 0; i < a.rows; ++i) relax(i);
-  else
-    for (std::size_t i = a.rows; i-- > 0;) relax(i);
+  op(l).gauss_seidel(level.b.data(), level.x.data(), level.inverse_diagonal.data(), forward);
 }
 
 void Multigrid::cycle(std::size_t l) {

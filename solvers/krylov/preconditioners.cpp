@@ -24,6 +24,7 @@ void Jacobi::apply(const double* r, double* z) {
 // with the rows above, keeping only entries already in A's pattern.
 bool Ilu0::set_matrix(const CsrMatrix& a) {
   lu_ = a;
+  lu_.diagonals = {};  // factored in place below
   diagonal_ = diagonal_positions(lu_);
   const std::size_t n = lu_.rows;
   std::vector<std::size_t> where(n, SIZE_MAX);  // column -> position in row i

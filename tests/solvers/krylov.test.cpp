@@ -237,3 +237,49 @@ TEST_CASE("linear_solver_advice: a factorisation that dominates on a grid points
   report.choice.preconditioner = PreconditionerKind::multigrid;
   CHECK(linear_solver_advice(report, 10.0).empty());
 }
+
+TEST_CASE("a stencil's rows stored by diagonal: products as by rows, sweeps to round-off, the rest by rows") {
+  const Stencil j = diffusion_3d(10, Boundary::periodic, 0.3);  // wraps and advection: 7 offsets each way
+  const CsrMatrix by_rows = identity_plus(j.n, j.row_start, j.column, j.value, -0.05);
+  const Stencil walled = diffusion_3d(10, Boundary::dirichlet);
+  const CsrMatrix walled_rows = identity_plus(walled.n, walled.row_start, walled.column, walled.value, -0.05);
+  const CsrMatrix squared = product(walled_rows, walled_rows);  // 25 offsets, ±1 and ±2: sweeps of 2 rows
+  for (const CsrMatrix* a : {&by_rows, &squared})
+    for (const std::size_t tail : {std::size_t{0}, std::size_t{7}}) {
+      CAPTURE(a->nonzeros());
+      CAPTURE(tail);
+      CsrMatrix by_diagonals = *a;
+      by_diagonals.store_diagonals(a->rows - tail);
+      REQUIRE(by_diagonals.diagonals.rows == a->rows - tail);
+      const std::vector<double> b = right_hand_side(a->rows);
+      std::vector<double> x(a->rows), y_rows(a->rows), y_diagonals(a->rows);
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.3 * double(i));
+      a->multiply(x.data(), y_rows.data());
+      by_diagonals.multiply(x.data(), y_diagonals.data());
+      CHECK(y_rows == y_diagonals);
+      a->residual(b.data(), x.data(), y_rows.data());
+      by_diagonals.residual(b.data(), x.data(), y_diagonals.data());
+      CHECK(y_rows == y_diagonals);
+      std::vector<double> inverse_diagonal(a->rows);
+      const std::vector<std::size_t> at = diagonal_positions(*a);
+      for (std::size_t i = 0; i < a->rows; ++i) inverse_diagonal[i] = 1.0 / a->value[at[i]];
+      for (const bool forward : {true, false}) {
+        std::vector<double> x_rows = x, x_diagonals = x;
+        a->gauss_seidel(b.data(), x_rows.data(), inverse_diagonal.data(), forward);
+        by_diagonals.gauss_seidel(b.data(), x_diagonals.data(), inverse_diagonal.data(), forward);
+        CHECK(largest_difference(x_rows, x) > 1e-2);  // the sweep moved x
+        CHECK(largest_difference(x_rows, x_diagonals) <= 1e-14);
+      }
+    }
+  // A row reading 40 columns has more offsets than are stored by diagonal: it stays by rows.
+  CsrMatrix wide;
+  wide.rows = 1;
+  wide.columns = 40;
+  wide.row_start = {0, 40};
+  for (std::uint32_t c = 0; c < 40; ++c) {
+    wide.column.push_back(c);
+    wide.value.push_back(1.0);
+  }
+  wide.store_diagonals(1);
+  CHECK(wide.diagonals.rows == 0);
+}
