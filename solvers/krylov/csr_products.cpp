@@ -34,9 +34,10 @@ __attribute__((target_clones("avx512f", "avx2", "default"))) void subtract_diago
     if (d == skip) continue;
     const std::ptrdiff_t offset = dia.offset[d];
     const auto [lo, hi] = span_of(offset, first, last, a.columns);
-    const double* v = dia.value.data() + d * dia.rows;
-    const double* shifted = x + offset;
-    for (std::size_t i = lo; i < hi; ++i) sum[i - first] -= v[i] * shifted[i];
+    const double* v = dia.value.data() + d * dia.rows + lo;
+    const double* shifted = x + (std::ptrdiff_t(lo) + offset);  // x at row lo's column
+    double* to = sum + (lo - first);
+    for (std::size_t k = 0; k < hi - lo; ++k) to[k] -= v[k] * shifted[k];
   }
 }
 

@@ -12,57 +12,12 @@ namespace {
 constexpr std::size_t kLargestDense = 2000;  // a coarsest level above this is smoothed
 constexpr int kCoarsestSweeps = 10;
 
-// Interpolation along one axis: each fine index's (coarse index, weight) pairs, one or two.
-struct AxisInterpolation {
-  std::size_t coarse = 0;
-  std::vector<std::array<std::pair<std::uint32_t, double>, 2>> entries;
-  std::vector<unsigned char> count;
-};
-
-bool coarsens(std::size_t size, Boundary boundary) {
-  return boundary == Boundary::periodic ? size >= 4 && size % 2 == 0 : size >= 3;
-}
-
-// Coarse point k sits at fine 2k + 1; fine 2k lies between coarse k - 1 and k.
-AxisInterpolation interpolation(std::size_t size, Boundary boundary) {
-  AxisInterpolation axis;
-  axis.entries.resize(size);
-  axis.count.assign(size, 0);
-  const auto add = [&](std::size_t fine, std::size_t coarse, double weight) {
-    axis.entries[fine][axis.count[fine]++] = {static_cast<std::uint32_t>(coarse), weight};
-  };
-  if (!coarsens(size, boundary)) {  // kept as it is
-    axis.coarse = size;
-    for (std::size_t i = 0; i < size; ++i) add(i, i, 1.0);
-    return axis;
-  }
-  const std::size_t nc = axis.coarse = size / 2;
-  for (std::size_t i = 0; i < size; ++i) {
-    if (i % 2 == 1) {
-      add(i, i / 2, 1.0);
-      continue;
-    }
-    const std::size_t k = i / 2;
-    const bool left = k >= 1 || boundary == Boundary::periodic, right = k < nc;
-    if (left && right) {
-      add(i, k >= 1 ? k - 1 : nc - 1, 0.5);
-      add(i, k, 0.5);
-    } else {
-      add(i, left ? k - 1 : k, boundary == Boundary::neumann ? 1.0 : 0.5);
-    }
-  }
-  return axis;
-}
-
-// P from the coarser level's unknowns to `fine`'s, and the coarser level's layout.
-std::pair<CsrMatrix, GridUnknowns> prolongation(const GridUnknowns& fine) {
+// P from the coarser level's unknowns to `fine`'s, along[a] interpolating axis a, and the
+// coarser level's layout.
+std::pair<CsrMatrix, GridUnknowns> prolongation(const GridUnknowns& fine, const std::vector<AxisInterpolation>& along) {
   const std::size_t axes = fine.shape.size();
-  std::vector<AxisInterpolation> along(axes);
   GridUnknowns coarse = fine;
-  for (std::size_t a = 0; a < axes; ++a) {
-    along[a] = interpolation(fine.shape[a], fine.boundary[a]);
-    coarse.shape[a] = along[a].coarse;
-  }
+  for (std::size_t a = 0; a < axes; ++a) coarse.shape[a] = along[a].coarse;
   const std::size_t fine_points = fine.points(), coarse_points = coarse.points();
   CsrMatrix p;
   p.rows = fine.size();
@@ -117,17 +72,15 @@ bool can_coarsen(const GridUnknowns& u) {
 
 }  // namespace
 
-std::size_t GridUnknowns::points() const {
-  std::size_t n = 1;
-  for (const std::size_t s : shape) n *= s;
-  return n;
-}
-
 Multigrid::Multigrid(GridUnknowns unknowns) {
   levels_.push_back({});
   levels_.back().unknowns = std::move(unknowns);
   while (can_coarsen(levels_.back().unknowns)) {
-    auto [p, coarse] = prolongation(levels_.back().unknowns);
+    const GridUnknowns& fine = levels_.back().unknowns;
+    std::vector<AxisInterpolation> along;
+    for (std::size_t a = 0; a < fine.shape.size(); ++a) along.push_back(axis_interpolation(fine.shape[a], fine.boundary[a]));
+    auto [p, coarse] = prolongation(fine, along);
+    levels_.back().transfer = GridTransfer(fine, std::move(along));
     levels_.back().restriction = p.transposed();
     levels_.back().prolongation = std::move(p);
     levels_.push_back({});
@@ -197,9 +150,9 @@ void Multigrid::cycle(std::size_t l) {
   smooth(l, true);
   op(l).residual(level.b.data(), level.x.data(), level.r.data());
   Level& coarse = levels_[l + 1];
-  level.restriction.multiply(level.r.data(), coarse.b.data());
+  level.transfer.restrict_to(level.r.data(), coarse.b.data());
   cycle(l + 1);
-  level.prolongation.multiply(coarse.x.data(), level.r.data());
+  level.transfer.prolong(coarse.x.data(), level.r.data());
   for (std::size_t i = 0; i < level.x.size(); ++i) level.x[i] += level.r[i];
   smooth(l, false);
 }

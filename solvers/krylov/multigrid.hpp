@@ -20,19 +20,10 @@
 #include "models/grid.hpp"
 #include "solvers/dense_lu.hpp"
 #include "solvers/krylov/csr_matrix.hpp"
+#include "solvers/krylov/grid_transfer.hpp"
 #include "solvers/krylov/preconditioners.hpp"
 
 namespace backsweep::krylov {
-
-// The unknowns' layout: `fields` fields on a grid of `shape` (array order, x last), field
-// after field, then `extra` unknowns that are not on the grid.
-struct GridUnknowns {
-  std::vector<std::size_t> shape = {};
-  std::vector<Boundary> boundary = {};
-  std::size_t fields = 1, extra = 0;
-  std::size_t points() const;
-  std::size_t size() const { return fields * points() + extra; }
-};
 
 class Multigrid final : public Preconditioner {
  public:
@@ -51,6 +42,7 @@ class Multigrid final : public Preconditioner {
     GridUnknowns unknowns;
     CsrMatrix a;  // the level's operator (level 0's is the given A, not copied)
     CsrMatrix prolongation, restriction;  // to this level from the next coarser one, and back
+    GridTransfer transfer;                // the same, applied axis by axis
     std::vector<double> inverse_diagonal;
     std::vector<std::size_t> diagonal;
     std::vector<double> x, b, r;  // the cycle's vectors

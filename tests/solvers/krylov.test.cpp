@@ -283,3 +283,39 @@ TEST_CASE("a stencil's rows stored by diagonal: products as by rows, sweeps to r
   wide.store_diagonals(1);
   CHECK(wide.diagonals.rows == 0);
 }
+
+TEST_CASE("grid transfers axis by axis: P is exact on linear fields inside, restriction is its transpose") {
+  const GridUnknowns fine{{7, 6, 5}, {Boundary::dirichlet, Boundary::periodic, Boundary::neumann}, 2, 3};
+  std::vector<AxisInterpolation> along;
+  GridUnknowns coarse = fine;
+  for (std::size_t a = 0; a < 3; ++a) {
+    along.push_back(axis_interpolation(fine.shape[a], fine.boundary[a]));
+    coarse.shape[a] = along[a].coarse;
+  }
+  REQUIRE(coarse.shape == std::vector<std::size_t>{3, 3, 2});
+  GridTransfer transfer(fine, along);
+  // A linear field on the coarse points (coarse k sits at fine 2k + 1), both fields, and extras.
+  std::vector<double> c(coarse.size()), f(fine.size());
+  const auto linear = [](double z, double y, double x) { return 1.0 + 2.0 * z + 3.0 * y + 4.0 * x; };
+  for (std::size_t field = 0; field < 2; ++field)
+    for (std::size_t k = 0; k < 3; ++k)
+      for (std::size_t j = 0; j < 3; ++j)
+        for (std::size_t i = 0; i < 2; ++i)
+          c[field * 18 + (k * 3 + j) * 2 + i] = (field + 1.0) * linear(2.0 * k + 1, 2.0 * j + 1, 2.0 * i + 1);
+  for (std::size_t e = 0; e < 3; ++e) c[36 + e] = 10.0 + e;
+  transfer.prolong(c.data(), f.data());
+  for (std::size_t field = 0; field < 2; ++field)
+    for (std::size_t k = 1; k + 1 < 7; ++k)
+      for (std::size_t j = 1; j + 1 < 6; ++j)
+        for (std::size_t i = 1; i + 1 < 5; ++i)
+          CHECK(f[field * 210 + (k * 6 + j) * 5 + i] == doctest::Approx((field + 1.0) * linear(k, j, i)));
+  for (std::size_t e = 0; e < 3; ++e) CHECK(f[420 + e] == 10.0 + e);
+  // <P c, r> = <c, Pᵀ r> for any c and r.
+  std::vector<double> r = right_hand_side(fine.size()), restricted(coarse.size());
+  transfer.prolong(c.data(), f.data());
+  transfer.restrict_to(r.data(), restricted.data());
+  double fine_side = 0.0, coarse_side = 0.0;
+  for (std::size_t i = 0; i < f.size(); ++i) fine_side += f[i] * r[i];
+  for (std::size_t i = 0; i < c.size(); ++i) coarse_side += c[i] * restricted[i];
+  CHECK(std::abs(fine_side - coarse_side) <= 1e-12 * std::abs(fine_side));
+}
