@@ -6,8 +6,8 @@
 // A stencil's matrix on a grid has a few diagonals. Its grid rows may be stored again by
 // diagonal (store_diagonals): products, residuals and Gauss–Seidel sweeps then run down
 // each diagonal without column indices, vectorised across rows. Products and residuals
-// add each row's terms in the same order as the compressed rows do, so they give the same
-// values; a sweep takes its recurrence last in each row.
+// add each row's terms in the same order as the compressed rows do, so for a finite x they
+// give the same values; a sweep takes its recurrence last in each row.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -36,9 +36,10 @@ struct CsrMatrix {
   // One Gauss–Seidel sweep on A x = b, rows in order or in reverse; the diagonal's inverse given.
   void gauss_seidel(const double* b, double* x, const double* inverse_diagonal, bool forward) const;
   CsrMatrix transposed() const;  // without diagonals
-  // Stores rows 0 .. leading_rows - 1 by diagonal too, where they have at most 32 distinct
-  // offsets and fill at least half of those diagonals (else stores none). Call it once the
-  // values are final: the copy is not updated when they change.
+  // Stores rows 0 .. leading_rows - 1 by diagonal too, where their entries in those columns
+  // have at most 32 distinct offsets and fill at least half of those diagonals (else stores
+  // none); entries in later columns stay by rows alone. Call it once the values are final:
+  // the copy is not updated when they change.
   void store_diagonals(std::size_t leading_rows);
 };
 

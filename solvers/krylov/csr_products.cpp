@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 
+#include "models/avx2_clone.hpp"
 #include "solvers/krylov/csr_matrix.hpp"
 
 namespace backsweep::krylov {
@@ -25,19 +26,27 @@ std::pair<std::size_t, std::size_t> span_of(std::ptrdiff_t offset, std::size_t f
 }
 
 // sum[i - first] -= A(i, i + offset) x[i + offset] for the diagonals d but `skip`, in
-// ascending order (a row's columns in order), rows first .. last - 1. Built for the widest
-// vectors the processor has (without contracting to FMA: the same values on every one).
-__attribute__((target_clones("avx512f", "avx2", "default"))) void subtract_diagonals(const CsrMatrix& a, const double* x, std::size_t first, std::size_t last, double* sum,
+// ascending order (a row's columns in order), rows first .. last - 1; then the entries in
+// columns past the stored rows (the last in their rows), by compressed rows. Built for AVX2
+// too, without contracting to FMA: the same values on either.
+BACKSWEEP_AVX2_CLONE void subtract_diagonals(const CsrMatrix& a, const double* x, std::size_t first, std::size_t last, double* sum,
                         std::size_t skip = SIZE_MAX) {
   const CsrMatrix::Diagonals& dia = a.diagonals;
   for (std::size_t d = 0; d < dia.offset.size(); ++d) {
     if (d == skip) continue;
     const std::ptrdiff_t offset = dia.offset[d];
     const auto [lo, hi] = span_of(offset, first, last, a.columns);
+    if (lo == hi) continue;
     const double* v = dia.value.data() + d * dia.rows + lo;
     const double* shifted = x + (std::ptrdiff_t(lo) + offset);  // x at row lo's column
     double* to = sum + (lo - first);
     for (std::size_t k = 0; k < hi - lo; ++k) to[k] -= v[k] * shifted[k];
+  }
+  if (dia.rows == a.columns) return;  // no such columns
+  for (std::size_t i = first; i < last; ++i) {
+    std::size_t k = a.row_start[i + 1];
+    while (k > a.row_start[i] && a.column[k - 1] >= dia.rows) --k;
+    for (; k < a.row_start[i + 1]; ++k) sum[i - first] -= a.value[k] * x[a.column[k]];
   }
 }
 
@@ -45,7 +54,7 @@ void compressed_rows(const CsrMatrix& a, const double* b, const double* x, doubl
   for (std::size_t i = first; i < a.rows; ++i) {
     double sum = b ? b[i] : 0.0;
     for (std::size_t k = a.row_start[i]; k < a.row_start[i + 1]; ++k) sum -= a.value[k] * x[a.column[k]];
-    y[i] = b ? sum : -sum;  // without b, A x as the diagonals give it
+    y[i] = b ? sum : 0.0 - sum;  // without b, A x as the diagonals give it
   }
 }
 
@@ -105,7 +114,7 @@ void CsrMatrix::multiply(const double* x, double* y) const {
     const std::size_t last = std::min(diagonals.rows, first + kBlock);
     std::fill(sum.begin(), sum.end(), 0.0);
     subtract_diagonals(*this, x, first, last, sum.data());
-    for (std::size_t i = first; i < last; ++i) y[i] = -sum[i - first];  // -(0 - a - b) is a + b exactly
+    for (std::size_t i = first; i < last; ++i) y[i] = 0.0 - sum[i - first];  // 0 - (0 - a - b) is a + b exactly
   }
   compressed_rows(*this, nullptr, x, y, diagonals.rows);
 }
@@ -133,13 +142,15 @@ void CsrMatrix::gauss_seidel(const double* b, double* x, const double* inverse_d
 
 void CsrMatrix::store_diagonals(std::size_t leading_rows) {
   diagonals = {};
+  leading_rows = std::min(leading_rows, rows);
   std::map<std::ptrdiff_t, std::size_t> index;  // offset -> its diagonal
+  std::size_t stored = 0;
   for (std::size_t i = 0; i < leading_rows; ++i)
-    for (std::size_t k = row_start[i]; k < row_start[i + 1]; ++k) {
+    for (std::size_t k = row_start[i]; k < row_start[i + 1] && column[k] < leading_rows; ++k, ++stored) {
       index.emplace(std::ptrdiff_t(column[k]) - std::ptrdiff_t(i), 0);
       if (index.size() > kMaxDiagonals) return;
     }
-  if (2 * row_start[leading_rows] < index.size() * leading_rows) return;  // mostly zeros
+  if (2 * stored < index.size() * leading_rows) return;  // mostly zeros
   Diagonals dia;
   dia.rows = leading_rows;
   for (auto& [offset, d] : index) {
@@ -148,7 +159,7 @@ void CsrMatrix::store_diagonals(std::size_t leading_rows) {
   }
   dia.value.assign(dia.offset.size() * leading_rows, 0.0);
   for (std::size_t i = 0; i < leading_rows; ++i)
-    for (std::size_t k = row_start[i]; k < row_start[i + 1]; ++k)
+    for (std::size_t k = row_start[i]; k < row_start[i + 1] && column[k] < leading_rows; ++k)
       dia.value[index[std::ptrdiff_t(column[k]) - std::ptrdiff_t(i)] * leading_rows + i] = value[k];
   diagonals = std::move(dia);
 }

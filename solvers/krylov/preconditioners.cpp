@@ -23,8 +23,7 @@ void Jacobi::apply(const double* r, double* z) {
 // IKJ ILU(0) (Saad, Iterative Methods, algorithm 10.4): row i eliminates its lower entries
 // with the rows above, keeping only entries already in A's pattern.
 bool Ilu0::set_matrix(const CsrMatrix& a) {
-  lu_ = a;
-  lu_.diagonals = {};  // factored in place below
+  lu_ = {a.rows, a.columns, a.row_start, a.column, a.value, {}};  // factored in place below, by rows
   diagonal_ = diagonal_positions(lu_);
   const std::size_t n = lu_.rows;
   std::vector<std::size_t> where(n, SIZE_MAX);  // column -> position in row i

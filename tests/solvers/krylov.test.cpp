@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <tuple>
 #include <vector>
 
 #include "solvers/krylov/stage_solver.hpp"
@@ -239,13 +240,45 @@ TEST_CASE("linear_solver_advice: a factorisation that dominates on a grid points
 }
 
 TEST_CASE("a stencil's rows stored by diagonal: products as by rows, sweeps to round-off, the rest by rows") {
-  const Stencil j = diffusion_3d(10, Boundary::periodic, 0.3);  // wraps and advection: 7 offsets each way
+  const Stencil j = diffusion_3d(10, Boundary::periodic, 0.3);  // wraps and advection: 6 offsets each way
   const CsrMatrix by_rows = identity_plus(j.n, j.row_start, j.column, j.value, -0.05);
   const Stencil walled = diffusion_3d(10, Boundary::dirichlet);
   const CsrMatrix walled_rows = identity_plus(walled.n, walled.row_start, walled.column, walled.value, -0.05);
   const CsrMatrix squared = product(walled_rows, walled_rows);  // 25 offsets, ±1 and ±2: sweeps of 2 rows
-  for (const CsrMatrix* a : {&by_rows, &squared})
-    for (const std::size_t tail : {std::size_t{0}, std::size_t{7}}) {
+  // Matrices by rows, from (row, column, value) lists in order.
+  const auto from_entries = [](std::size_t n, const std::vector<std::tuple<std::size_t, std::uint32_t, double>>& e) {
+    CsrMatrix a;
+    a.rows = a.columns = n;
+    a.row_start.assign(n + 1, 0);
+    for (const auto& [row, column, value] : e) {
+      ++a.row_start[row + 1];
+      a.column.push_back(column);
+      a.value.push_back(value);
+    }
+    for (std::size_t i = 0; i < n; ++i) a.row_start[i + 1] += a.row_start[i];
+    return a;
+  };
+  std::vector<std::tuple<std::size_t, std::uint32_t, double>> line, y_only, quadrature;
+  for (std::uint32_t i = 0; i < 1500; ++i) {  // 1-D: whole blocks of 512 rows
+    if (i > 0) line.push_back({i, i - 1, -0.3 - 1e-4 * i});
+    line.push_back({i, i, 2.0});
+    if (i + 1 < 1500) line.push_back({i, i + 1, -0.4});
+  }
+  for (std::uint32_t i = 0; i < 900; ++i) {  // along y alone: no neighbour at ±1
+    if (i >= 30) y_only.push_back({i, i - 30, -0.5});
+    y_only.push_back({i, i, 2.0 + 1e-3 * i});
+    if (i + 30 < 900) y_only.push_back({i, i + 30, -0.6});
+  }
+  for (std::uint32_t i = 0; i < by_rows.rows; ++i) {  // an Aᵀ with a quadrature: its column in every row
+    for (std::size_t k = by_rows.row_start[i]; k < by_rows.row_start[i + 1]; ++k)
+      quadrature.push_back({i, by_rows.column[k], by_rows.value[k]});
+    quadrature.push_back({i, std::uint32_t(by_rows.rows), -0.01});
+  }
+  quadrature.push_back({by_rows.rows, std::uint32_t(by_rows.rows), 1.0});
+  const CsrMatrix line_rows = from_entries(1500, line), y_rows = from_entries(900, y_only),
+                  quadrature_rows = from_entries(by_rows.rows + 1, quadrature);
+  for (const CsrMatrix* a : {&by_rows, &squared, &line_rows, &y_rows, &quadrature_rows})
+    for (const std::size_t tail : {std::size_t{a == &quadrature_rows ? 1u : 0u}, std::size_t{7}}) {
       CAPTURE(a->nonzeros());
       CAPTURE(tail);
       CsrMatrix by_diagonals = *a;
@@ -271,16 +304,12 @@ TEST_CASE("a stencil's rows stored by diagonal: products as by rows, sweeps to r
         CHECK(largest_difference(x_rows, x_diagonals) <= 1e-14);
       }
     }
-  // A row reading 40 columns has more offsets than are stored by diagonal: it stays by rows.
-  CsrMatrix wide;
-  wide.rows = 1;
-  wide.columns = 40;
-  wide.row_start = {0, 40};
-  for (std::uint32_t c = 0; c < 40; ++c) {
-    wide.column.push_back(c);
-    wide.value.push_back(1.0);
-  }
-  wide.store_diagonals(1);
+  // A row reading 40 columns has more offsets than are stored by diagonal: all stay by rows.
+  std::vector<std::tuple<std::size_t, std::uint32_t, double>> dense_first_row;
+  for (std::uint32_t c = 0; c < 40; ++c) dense_first_row.push_back({0, c, 1.0});
+  for (std::uint32_t i = 1; i < 40; ++i) dense_first_row.push_back({i, i, 1.0});
+  CsrMatrix wide = from_entries(40, dense_first_row);
+  wide.store_diagonals(40);
   CHECK(wide.diagonals.rows == 0);
 }
 
@@ -318,4 +347,36 @@ TEST_CASE("grid transfers axis by axis: P is exact on linear fields inside, rest
   for (std::size_t i = 0; i < f.size(); ++i) fine_side += f[i] * r[i];
   for (std::size_t i = 0; i < c.size(); ++i) coarse_side += c[i] * restricted[i];
   CHECK(std::abs(fine_side - coarse_side) <= 1e-12 * std::abs(fine_side));
+}
+
+TEST_CASE("grid transfers at the walls, and on 1-D and 2-D grids") {
+  const auto prolonged = [](std::size_t size, Boundary boundary, std::vector<double> coarse) {
+    const GridUnknowns fine{{size}, {boundary}, 1, 0};
+    GridTransfer transfer(fine, {axis_interpolation(size, boundary)});
+    std::vector<double> f(size);
+    transfer.prolong(coarse.data(), f.data());
+    return f;
+  };
+  // Coarse points at fine 1 and 3 (and 5): a Dirichlet wall adds 0, a Neumann wall holds the
+  // value, a periodic axis wraps.
+  CHECK(prolonged(5, Boundary::dirichlet, {2.0, 4.0}) == std::vector<double>{1.0, 2.0, 3.0, 4.0, 2.0});
+  CHECK(prolonged(5, Boundary::neumann, {2.0, 4.0}) == std::vector<double>{2.0, 2.0, 3.0, 4.0, 4.0});
+  CHECK(prolonged(6, Boundary::periodic, {2.0, 4.0, 8.0}) == std::vector<double>{5.0, 2.0, 3.0, 4.0, 6.0, 8.0});
+  CHECK(prolonged(2, Boundary::dirichlet, {2.0, 4.0}) == std::vector<double>{2.0, 4.0});  // too short: kept
+  // Restriction is P's transpose on 2-D grids with two fields and an extra unknown.
+  for (const Boundary boundary : {Boundary::dirichlet, Boundary::neumann, Boundary::periodic}) {
+    const GridUnknowns fine{{6, 8}, {boundary, Boundary::dirichlet}, 2, 1};
+    std::vector<AxisInterpolation> along{axis_interpolation(6, boundary), axis_interpolation(8, Boundary::dirichlet)};
+    const std::size_t coarse_size = 2 * along[0].coarse * along[1].coarse + 1;
+    GridTransfer transfer(fine, along);
+    std::vector<double> c = right_hand_side(coarse_size), f(fine.size()), r(fine.size()), restricted(coarse_size);
+    for (std::size_t i = 0; i < r.size(); ++i) r[i] = std::sin(1.7 * double(i));
+    transfer.prolong(c.data(), f.data());
+    transfer.restrict_to(r.data(), restricted.data());
+    double fine_side = 0.0, coarse_side = 0.0;
+    for (std::size_t i = 0; i < f.size(); ++i) fine_side += f[i] * r[i];
+    for (std::size_t i = 0; i < c.size(); ++i) coarse_side += c[i] * restricted[i];
+    CHECK(std::abs(fine_side - coarse_side) <= 1e-12 * std::abs(fine_side));
+    CHECK(f.back() == c.back());
+  }
 }
