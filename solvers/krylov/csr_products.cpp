@@ -12,7 +12,7 @@
 namespace backsweep::krylov {
 namespace {
 
-constexpr std::size_t kBlock = 512;          // rows a block of a diagonal sweep
+constexpr std::size_t kBlock = 512;  // rows a block of a diagonal sweep
 constexpr std::size_t kMaxDiagonals = 32;
 
 using Block = std::array<double, kBlock>;
@@ -29,8 +29,8 @@ std::pair<std::size_t, std::size_t> span_of(std::ptrdiff_t offset, std::size_t f
 // ascending order (a row's columns in order), rows first .. last - 1; then the entries in
 // columns past the stored rows (the last in their rows), by compressed rows. Built for AVX2
 // too, without contracting to FMA: the same values on either.
-BACKSWEEP_AVX2_CLONE void subtract_diagonals(const CsrMatrix& a, const double* x, std::size_t first, std::size_t last, double* sum,
-                        std::size_t skip = SIZE_MAX) {
+BACKSWEEP_AVX2_CLONE void subtract_diagonals(const CsrMatrix& a, const double* x, std::size_t first,
+                                             std::size_t last, double* sum, std::size_t skip = SIZE_MAX) {
   const CsrMatrix::Diagonals& dia = a.diagonals;
   for (std::size_t d = 0; d < dia.offset.size(); ++d) {
     if (d == skip) continue;

@@ -78,7 +78,8 @@ Multigrid::Multigrid(GridUnknowns unknowns) {
   while (can_coarsen(levels_.back().unknowns)) {
     const GridUnknowns& fine = levels_.back().unknowns;
     std::vector<AxisInterpolation> along;
-    for (std::size_t a = 0; a < fine.shape.size(); ++a) along.push_back(axis_interpolation(fine.shape[a], fine.boundary[a]));
+    for (std::size_t a = 0; a < fine.shape.size(); ++a)
+      along.push_back(axis_interpolation(fine.shape[a], fine.boundary[a]));
     auto [p, coarse] = prolongation(fine, along);
     levels_.back().transfer = GridTransfer(fine, std::move(along));
     levels_.back().restriction = p.transposed();
