@@ -74,7 +74,7 @@ std::size_t GridUnknowns::points() const {
 GridTransfer::GridTransfer(const GridUnknowns& fine, std::vector<AxisInterpolation> along)
     : fields_(fine.fields), extra_(fine.extra) {
   const std::size_t skip = 3 - fine.shape.size();
-  for (std::size_t a = 0; a < 3; ++a) along_[a] = axis_interpolation(1, Boundary::dirichlet);  // kept
+  for (std::size_t a = 0; a < skip; ++a) along_[a] = axis_interpolation(1, Boundary::dirichlet);  // kept
   for (std::size_t a = 0; a < fine.shape.size(); ++a) {
     fine_[skip + a] = fine.shape[a];
     coarse_[skip + a] = along[a].coarse;

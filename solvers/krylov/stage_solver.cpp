@@ -43,7 +43,7 @@ bool KrylovStageSolver::factor(std::size_t n, std::span<const std::size_t> row_s
                                double scale) {
   refusal_.clear();
   a_ = identity_plus(n, row_start, column_index, values, scale);
-  if (grid_) a_.store_diagonals(std::min(n, grid_->size() - grid_->extra));
+  if (grid_) a_.store_diagonals(grid_->size() - grid_->extra);  // its grid rows
   transposed_ready_ = false;
   if (options_.method == LinearSolver::cg) {
     a_transposed_ = a_.transposed();
@@ -71,7 +71,7 @@ KrylovResult KrylovStageSolver::solve(double* b, double tolerance) {
 bool KrylovStageSolver::prepare_transposed() {
   if (transposed_ready_) return true;
   a_transposed_ = a_.transposed();
-  if (grid_) a_transposed_.store_diagonals(std::min(a_.rows, grid_->size() - grid_->extra));
+  if (grid_) a_transposed_.store_diagonals(grid_->size() - grid_->extra);
   transposed_preconditioner_in_use_ = preconditioner_.get();
   if (preconditioner_ && !is_symmetric(a_, a_transposed_)) {
     if (!transposed_preconditioner_) transposed_preconditioner_ = make_preconditioner();
