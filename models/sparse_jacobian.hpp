@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "models/dual.hpp"
+#include "models/grid_layout.hpp"
 #include "models/model.hpp"
 #include "models/sparsity.hpp"
 
@@ -48,7 +49,7 @@ class SparseJacobian {
         n_(backsweep::state_size(model)),
         np_(backsweep::param_size(model)),
         pattern_(checked(std::move(pattern), n_, np_)),
-        colouring_(colour_columns(pattern_)),
+        colouring_(colour_columns(pattern_, grid_of(model))),
         values_(pattern_.nnz()),
         vjp_params_(np_) {}
   // The pattern the model declares.

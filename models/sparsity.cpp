@@ -1,7 +1,10 @@
 #include "models/sparsity.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
 
 namespace backsweep {
@@ -63,11 +66,13 @@ bool SparsityPattern::is_valid(std::string* error) const {
   return true;
 }
 
-ColumnColouring colour_columns(const SparsityPattern& pattern) {
-  std::string error;
-  if (!pattern.is_valid(&error)) throw std::invalid_argument("colour_columns: " + error);
-  const std::size_t columns = pattern.columns;
+namespace {
 
+constexpr std::uint32_t kUncoloured = UINT32_MAX;
+
+// Greedy in natural order over the columns from `first` on, those before coloured already.
+void colour_greedily(const SparsityPattern& pattern, ColumnColouring& colouring, std::size_t first) {
+  const std::size_t columns = pattern.columns;
   // The rows of each column (the transpose), to find a column's neighbours.
   std::vector<std::size_t> column_start(columns + 1, 0);
   for (std::uint32_t column : pattern.column_index) ++column_start[column + 1];
@@ -77,13 +82,10 @@ ColumnColouring colour_columns(const SparsityPattern& pattern) {
   for (std::size_t i = 0; i < pattern.rows; ++i)
     for (std::uint32_t column : pattern.row(i)) row_of[fill[column]++] = static_cast<std::uint32_t>(i);
 
-  constexpr std::uint32_t kUncoloured = UINT32_MAX;
-  ColumnColouring colouring;
-  colouring.colour_of.assign(columns, kUncoloured);
   // forbidden[c] == j + 1: colour c is taken by a neighbour of column j. Stamping with
   // the column avoids clearing the array for every column.
   std::vector<std::size_t> forbidden;
-  for (std::size_t j = 0; j < columns; ++j) {
+  for (std::size_t j = first; j < columns; ++j) {
     if (j == pattern.rows) colouring.state_colours = colouring.colours;
     forbidden.resize(colouring.colours + 1, 0);
     for (std::size_t k = column_start[j]; k < column_start[j + 1]; ++k)
@@ -96,6 +98,33 @@ ColumnColouring colour_columns(const SparsityPattern& pattern) {
     colouring.colours = std::max<std::size_t>(colouring.colours, colour + 1);
   }
   if (columns == pattern.rows) colouring.state_colours = colouring.colours;
+}
+
+}  // namespace
+
+ColumnColouring colour_columns(const SparsityPattern& pattern, const Grid* grid) {
+  std::string error;
+  if (!pattern.is_valid(&error)) throw std::invalid_argument("colour_columns: " + error);
+  ColumnColouring greedy;
+  greedy.colour_of.assign(pattern.columns, kUncoloured);
+  const auto lattice = grid ? detail::lattice_colouring(pattern, *grid) : std::nullopt;
+  if (!lattice) {
+    colour_greedily(pattern, greedy, 0);
+    return greedy;
+  }
+  ColumnColouring colouring = greedy;
+  std::copy(lattice->begin(), lattice->end(), colouring.colour_of.begin());
+  colouring.colours = colouring.state_colours = *std::max_element(lattice->begin(), lattice->end()) + 1;
+  std::size_t longest = 0;  // no colouring takes fewer state colours than a row has state columns
+  for (std::size_t i = 0; i < pattern.rows; ++i) {
+    const auto row = pattern.row(i);
+    longest = std::max<std::size_t>(longest, std::lower_bound(row.begin(), row.end(), pattern.rows) - row.begin());
+  }
+  if (colouring.state_colours > longest) {  // not known best: greedy's may take fewer
+    colour_greedily(pattern, greedy, 0);
+    if (greedy.state_colours <= colouring.state_colours) return greedy;
+  }
+  colour_greedily(pattern, colouring, pattern.rows);
   return colouring;
 }
 

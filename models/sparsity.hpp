@@ -9,6 +9,7 @@
 #include <concepts>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <stdexcept>
 #include <string>
@@ -18,6 +19,8 @@
 #include "models/model.hpp"
 
 namespace backsweep {
+
+class Grid;
 
 // The nonzeros of an n x (n + n_param) Jacobian in compressed sparse rows: row i's
 // columns are column_index[row_start[i] .. row_start[i + 1]), strictly increasing.
@@ -141,6 +144,18 @@ struct ColumnColouring {
 // parameter gradient) skips the sweeps of parameter colours, which for parameters acting
 // on every row are one colour each. Largest-first orderings gain little on such patterns
 // and would lose (2). Throws std::invalid_argument for a pattern that is not is_valid().
-ColumnColouring colour_columns(const SparsityPattern& pattern);
+//
+// Given the grid a model's states lie on (field-major, models/grid_layout.hpp), the state
+// columns are first coloured by lattice: column (field f, point at position x) takes
+// f m + (sum_a w_a x_a mod m), the least m and weights valid on every row. A 3-D 7-point
+// stencil takes 7 colours so (w = 1, 2, 3; greedy in natural order takes 13), a 2-D 5-point
+// one 5: Jacobian sweeps cost per colour. It is kept where no colouring could take fewer
+// state colours, else where it takes fewer than greedy's; parameters are coloured greedily.
+ColumnColouring colour_columns(const SparsityPattern& pattern, const Grid* grid = nullptr);
+
+namespace detail {
+// The lattice colouring of a grid model's state columns (models/grid_colouring.cpp).
+std::optional<std::vector<std::uint32_t>> lattice_colouring(const SparsityPattern& pattern, const Grid& grid);
+}  // namespace detail
 
 }  // namespace backsweep

@@ -66,7 +66,7 @@ class ImplicitRK {
   using algebra_type = A;
   using model_type = M;
   static constexpr int kMaxNewton = 12;
-  static constexpr double kRefineForcing = 1e-2, kFinestForcing = 1e-12;
+  static constexpr double kRefineForcing = 1e-2, kConfirmForcing = 0.25, kFinestForcing = 1e-12;
 
   ImplicitRK(const M& model, const ButcherTableau& tableau, NewtonOptions newton = {})
       : model_(model), tableau_(tableau), newton_(newton), n_(backsweep::state_size(model)),
@@ -319,15 +319,20 @@ class ImplicitRK {
   }
 
   // How far a Krylov solve of Newton's takes the residual down (inexact Newton). Where J is
-  // constant the first solve is the stage but for its residual, so it goes to about the
-  // Newton tolerance; else to kNewtonKrylovTolerance, Newton's own rate being the limit.
+  // constant the first solve is the stage but for its residual, so it goes to the Newton
+  // tolerance (within kFinestForcing and kRefineForcing); else to kNewtonKrylovTolerance,
+  // Newton's own rate being the limit.
   // Later solves start from what Newton left and go to kRefineForcing: what they leave is
-  // that fraction of a residual already small, and the next iteration corrects it. The
-  // retry with J at every iterate (`full`) keeps the first solve's forcing throughout.
+  // that fraction of a residual already small, and the next iteration corrects it. For a
+  // constant J the stage is then solved but for the first solve's residual, and the next
+  // increment serves to measure it: to kConfirmForcing, a quarter, its norm is known to
+  // within about that, and the stage it leaves is closer still (one Krylov iteration, not
+  // three). The retry with J at every iterate (`full`) keeps the first solve's forcing.
   double krylov_forcing(int iteration, bool full) const {
     constexpr double most = StageMatrices<M, T>::kNewtonKrylovTolerance;
-    const double first = matrices_.jacobian_constant() ? std::clamp(newton_.tolerance, kFinestForcing, most) : most;
-    return iteration > 0 && !full ? kRefineForcing : first;
+    const bool constant = matrices_.jacobian_constant();
+    if (iteration > 0 && !full) return constant ? kConfirmForcing : kRefineForcing;
+    return constant ? std::clamp(newton_.tolerance, kFinestForcing, kRefineForcing) : most;
   }
 
   // One Newton step with the Jacobian at the converged stage: exact tangent lanes.

@@ -64,6 +64,10 @@ CsrMatrix product(const CsrMatrix& a, const CsrMatrix& b) {
   std::vector<double> sum(b.columns, 0.0);
   std::vector<std::size_t> seen(b.columns, SIZE_MAX);
   std::vector<std::uint32_t> touched;
+  std::size_t terms = 0;  // at least c's nonzeros: reserved, so c is never copied as it grows
+  for (const std::uint32_t j : a.column) terms += b.row_start[j + 1] - b.row_start[j];
+  c.column.reserve(terms);
+  c.value.reserve(terms);
   for (std::size_t i = 0; i < a.rows; ++i) {
     touched.clear();
     for (std::size_t k = a.row_start[i]; k < a.row_start[i + 1]; ++k) {

@@ -7,7 +7,9 @@
 // diagonal (store_diagonals): products, residuals and Gauss–Seidel sweeps then run down
 // each diagonal without column indices, vectorised across rows. Products and residuals
 // add each row's terms in the same order as the compressed rows do, so for a finite x they
-// give the same values; a sweep takes its recurrence last in each row.
+// give the same values; a sweep takes its recurrence last in each row. A symmetric
+// stencil's diagonals below the main one are read from those above: about half the bytes
+// a product or sweep streams.
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -22,10 +24,13 @@ struct CsrMatrix {
   std::vector<double> value;
 
   // Rows 0 .. rows - 1 of the matrix again, by diagonal; none stored while rows is 0.
+  // A diagonal below the main one that mirrors its partner above bitwise (a symmetric
+  // stencil's) is not stored again: it reads the partner's values, shifted.
   struct Diagonals {
     std::size_t rows = 0;
     std::vector<std::ptrdiff_t> offset;  // column - row, ascending
-    std::vector<double> value;           // value[d * rows + i] = A(i, i + offset[d]), 0 where A has none
+    std::vector<std::ptrdiff_t> start;   // value[start[d] + i] = A(i, i + offset[d]) where that column is inside
+    std::vector<double> value;           // the diagonals stored, rows each, 0 where A has none
   } diagonals;
 
   std::size_t nonzeros() const { return value.size(); }

@@ -3,8 +3,8 @@
 // compressed rows over the rest.
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
-#include <map>
 
 #include "models/avx2_clone.hpp"
 #include "solvers/krylov/csr_matrix.hpp"
@@ -37,7 +37,7 @@ BACKSWEEP_AVX2_CLONE void subtract_diagonals(const CsrMatrix& a, const double* x
     const std::ptrdiff_t offset = dia.offset[d];
     const auto [lo, hi] = span_of(offset, first, last, a.columns);
     if (lo == hi) continue;
-    const double* v = dia.value.data() + d * dia.rows + lo;
+    const double* v = dia.value.data() + (dia.start[d] + std::ptrdiff_t(lo));
     const double* shifted = x + (std::ptrdiff_t(lo) + offset);  // x at row lo's column
     double* to = sum + (lo - first);
     for (std::size_t k = 0; k < hi - lo; ++k) to[k] -= v[k] * shifted[k];
@@ -87,7 +87,7 @@ void diagonal_sweep(const CsrMatrix& a, const double* b, double* x, const double
   const CsrMatrix::Diagonals& dia = a.diagonals;
   const std::size_t n = dia.rows, block = sweep_block(dia, direction);
   const std::size_t near = diagonal_at(dia, -direction);
-  const double* v = near == SIZE_MAX ? nullptr : dia.value.data() + near * n;
+  const std::ptrdiff_t v = near == SIZE_MAX ? -1 : dia.start[near];  // where row 0's would be
   Block sum;
   for (std::size_t done = 0; done < n; done += block) {
     const std::size_t first = direction > 0 ? done : n - std::min(n, done + block);
@@ -95,15 +95,25 @@ void diagonal_sweep(const CsrMatrix& a, const double* b, double* x, const double
     std::copy(b + first, b + last, sum.begin());
     subtract_diagonals(a, x, first, last, sum.data(), near);
     for (std::size_t i = first; i < last; ++i) x[i] += sum[i - first] * inverse_diagonal[i];
-    if (!v) continue;
+    if (near == SIZE_MAX) continue;
     const std::size_t start = direction > 0 ? first : last - 1;
-    const std::size_t from = start - direction;  // wraps past 0 at row 0: then not read
-    double previous = from < a.columns ? x[from] : 0.0;
-    for (std::size_t step = 0; step < last - first; ++step) {
+    const std::size_t from = start - direction;  // wraps past 0 at row 0: no neighbour there
+    const std::size_t no_neighbour = from < a.columns ? 0 : 1;
+    double previous = x[no_neighbour ? start : from];
+    for (std::size_t step = no_neighbour; step < last - first; ++step) {
       const std::size_t i = direction > 0 ? first + step : last - 1 - step;
-      previous = x[i] -= v[i] * inverse_diagonal[i] * previous;
+      previous = x[i] -= dia.value[v + std::ptrdiff_t(i)] * inverse_diagonal[i] * previous;
     }
   }
+}
+
+// Whether diagonal `below` (offset < 0) equals, bitwise, the diagonal `above` at -offset
+// read at row i + offset: A(i, i + offset) = A(i + offset, i) in every row that has it.
+bool mirrors(const double* below, const double* above, std::ptrdiff_t offset, std::size_t rows) {
+  for (std::size_t i = std::size_t(-offset); i < rows; ++i)
+    if (std::bit_cast<std::uint64_t>(below[i]) != std::bit_cast<std::uint64_t>(above[i - std::size_t(-offset)]))
+      return false;
+  return true;
 }
 
 }  // namespace
@@ -143,24 +153,42 @@ void CsrMatrix::gauss_seidel(const double* b, double* x, const double* inverse_d
 void CsrMatrix::store_diagonals(std::size_t leading_rows) {
   diagonals = {};
   leading_rows = std::min(leading_rows, rows);
-  std::map<std::ptrdiff_t, std::size_t> index;  // offset -> its diagonal
+  Diagonals dia;
+  dia.rows = leading_rows;
   std::size_t stored = 0;
   for (std::size_t i = 0; i < leading_rows; ++i)
     for (std::size_t k = row_start[i]; k < row_start[i + 1] && column[k] < leading_rows; ++k, ++stored) {
-      index.emplace(std::ptrdiff_t(column[k]) - std::ptrdiff_t(i), 0);
-      if (index.size() > kMaxDiagonals) return;
+      const std::ptrdiff_t offset = std::ptrdiff_t(column[k]) - std::ptrdiff_t(i);
+      const auto at = std::lower_bound(dia.offset.begin(), dia.offset.end(), offset);
+      if (at != dia.offset.end() && *at == offset) continue;
+      if (dia.offset.size() == kMaxDiagonals) return;
+      dia.offset.insert(at, offset);
     }
-  if (2 * stored < index.size() * leading_rows) return;  // mostly zeros
-  Diagonals dia;
-  dia.rows = leading_rows;
-  for (auto& [offset, d] : index) {
-    d = dia.offset.size();
-    dia.offset.push_back(offset);
-  }
-  dia.value.assign(dia.offset.size() * leading_rows, 0.0);
+  if (2 * stored < dia.offset.size() * leading_rows) return;  // mostly zeros
+  std::vector<double> full(dia.offset.size() * leading_rows, 0.0);
   for (std::size_t i = 0; i < leading_rows; ++i)
-    for (std::size_t k = row_start[i]; k < row_start[i + 1] && column[k] < leading_rows; ++k)
-      dia.value[index[std::ptrdiff_t(column[k]) - std::ptrdiff_t(i)] * leading_rows + i] = value[k];
+    for (std::size_t k = row_start[i], d = 0; k < row_start[i + 1] && column[k] < leading_rows; ++k) {
+      while (dia.offset[d] != std::ptrdiff_t(column[k]) - std::ptrdiff_t(i)) ++d;  // both ascending
+      full[d * leading_rows + i] = value[k];
+    }
+  // Each diagonal kept, ascending, but one below that mirrors its partner above: moved
+  // down in place, so the values are written once.
+  std::vector<bool> mirrored(dia.offset.size(), false);
+  dia.start.assign(dia.offset.size(), 0);
+  std::size_t kept = 0;
+  for (std::size_t d = 0; d < dia.offset.size(); ++d) {
+    const std::ptrdiff_t offset = dia.offset[d];
+    const std::size_t partner = diagonal_at(dia, -offset);
+    mirrored[d] = offset < 0 && partner != SIZE_MAX &&
+                  mirrors(full.data() + d * leading_rows, full.data() + partner * leading_rows, offset, leading_rows);
+    if (mirrored[d]) continue;
+    std::copy(full.begin() + d * leading_rows, full.begin() + (d + 1) * leading_rows, full.begin() + kept * leading_rows);
+    dia.start[d] = std::ptrdiff_t(kept++ * leading_rows);
+  }
+  full.resize(kept * leading_rows);
+  dia.value = std::move(full);
+  for (std::size_t d = 0; d < dia.offset.size(); ++d)  // row i reads the partner's row i + offset
+    if (mirrored[d]) dia.start[d] = dia.start[diagonal_at(dia, -dia.offset[d])] + dia.offset[d];
   diagonals = std::move(dia);
 }
 

@@ -1,14 +1,23 @@
 #include "solvers/krylov/krylov_methods.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace backsweep::krylov {
 namespace {
 
+// Eight running sums, not one: the additions no longer wait on each other, so the loop
+// runs at the speed of memory (a single sum is bound by the adder's latency).
 double dot(std::size_t n, const double* x, const double* y) {
+  constexpr std::size_t kSums = 8;
+  std::array<double, kSums> partial{};
+  std::size_t i = 0;
+  for (; i + kSums <= n; i += kSums)
+    for (std::size_t l = 0; l < kSums; ++l) partial[l] += x[i + l] * y[i + l];
   double sum = 0.0;
-  for (std::size_t i = 0; i < n; ++i) sum += x[i] * y[i];
+  for (const double s : partial) sum += s;
+  for (; i < n; ++i) sum += x[i] * y[i];
   return sum;
 }
 

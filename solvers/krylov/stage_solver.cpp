@@ -10,11 +10,18 @@ namespace backsweep::krylov {
 namespace {
 
 // Whether a equals its transpose to round-off in each entry, pattern included.
-bool is_symmetric(const CsrMatrix& a, const CsrMatrix& t) {
-  if (a.row_start != t.row_start || a.column != t.column) return false;
-  for (std::size_t k = 0; k < a.value.size(); ++k)
-    if (std::abs(a.value[k] - t.value[k]) > 1e-13 * (std::abs(a.value[k]) + std::abs(t.value[k])))
-      return false;
+bool is_symmetric(const CsrMatrix& a) {
+  if (a.rows != a.columns) return false;
+  for (std::size_t i = 0; i < a.rows; ++i)
+    for (std::size_t k = a.row_start[i]; k < a.row_start[i + 1]; ++k) {
+      const std::uint32_t j = a.column[k];
+      const auto row_j = a.column.begin() + std::ptrdiff_t(a.row_start[j]);
+      const auto end_j = a.column.begin() + std::ptrdiff_t(a.row_start[j + 1]);
+      const auto at = std::lower_bound(row_j, end_j, std::uint32_t(i));
+      if (at == end_j || *at != i) return false;
+      const double mirror = a.value[std::size_t(at - a.column.begin())];
+      if (std::abs(a.value[k] - mirror) > 1e-13 * (std::abs(a.value[k]) + std::abs(mirror))) return false;
+    }
   return true;
 }
 
@@ -46,8 +53,7 @@ bool KrylovStageSolver::factor(std::size_t n, std::span<const std::size_t> row_s
   if (grid_) a_.store_diagonals(grid_->size() - grid_->extra);  // its grid rows
   transposed_ready_ = false;
   if (options_.method == LinearSolver::cg) {
-    a_transposed_ = a_.transposed();
-    symmetric_ = is_symmetric(a_, a_transposed_);
+    symmetric_ = is_symmetric(a_);
     if (!symmetric_) {
       refusal_ = "cg needs a symmetric stage matrix I - h a_ii J, and this model's is not (take gmres)";
       return false;
@@ -73,7 +79,7 @@ bool KrylovStageSolver::prepare_transposed() {
   a_transposed_ = a_.transposed();
   if (grid_) a_transposed_.store_diagonals(grid_->size() - grid_->extra);
   transposed_preconditioner_in_use_ = preconditioner_.get();
-  if (preconditioner_ && !is_symmetric(a_, a_transposed_)) {
+  if (preconditioner_ && !is_symmetric(a_)) {
     if (!transposed_preconditioner_) transposed_preconditioner_ = make_preconditioner();
     if (!transposed_preconditioner_->set_matrix(a_transposed_)) return false;
     transposed_preconditioner_in_use_ = transposed_preconditioner_.get();

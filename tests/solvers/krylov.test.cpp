@@ -270,11 +270,17 @@ TEST_CASE("a stencil's rows stored by diagonal: products as by rows, sweeps to r
     for (std::size_t i = 0; i < n; ++i) a.row_start[i + 1] += a.row_start[i];
     return a;
   };
-  std::vector<std::tuple<std::size_t, std::uint32_t, double>> line, y_only, quadrature;
+  std::vector<std::tuple<std::size_t, std::uint32_t, double>> line, y_only, quadrature, nearly_symmetric;
   for (std::uint32_t i = 0; i < 1500; ++i) {  // 1-D: whole blocks of 512 rows
     if (i > 0) line.push_back({i, i - 1, -0.3 - 1e-4 * i});
     line.push_back({i, i, 2.0});
     if (i + 1 < 1500) line.push_back({i, i + 1, -0.4});
+  }
+  for (std::uint32_t i = 0; i < 700; ++i) {  // symmetric but for one entry, one ulp off
+    const auto coupling = [](std::uint32_t row) { return -0.3 - 1e-4 * row; };  // A(row, row + 1)
+    if (i > 0) nearly_symmetric.push_back({i, i - 1, i == 600 ? std::nextafter(coupling(i - 1), 0.0) : coupling(i - 1)});
+    nearly_symmetric.push_back({i, i, 2.0});
+    if (i + 1 < 700) nearly_symmetric.push_back({i, i + 1, coupling(i)});
   }
   for (std::uint32_t i = 0; i < 900; ++i) {  // along y alone: no neighbour at ±1
     if (i >= 30) y_only.push_back({i, i - 30, -0.5});
@@ -288,14 +294,21 @@ TEST_CASE("a stencil's rows stored by diagonal: products as by rows, sweeps to r
   }
   quadrature.push_back({by_rows.rows, std::uint32_t(by_rows.rows), 1.0});
   const CsrMatrix line_rows = from_entries(1500, line), y_rows = from_entries(900, y_only),
-                  quadrature_rows = from_entries(by_rows.rows + 1, quadrature);
-  for (const CsrMatrix* a : {&by_rows, &squared, &line_rows, &y_rows, &quadrature_rows})
+                  quadrature_rows = from_entries(by_rows.rows + 1, quadrature),
+                  nearly_symmetric_rows = from_entries(700, nearly_symmetric);
+  for (const CsrMatrix* a : {&by_rows, &walled_rows, &squared, &line_rows, &y_rows, &quadrature_rows,
+                             &nearly_symmetric_rows})
     for (const std::size_t tail : {std::size_t{a == &quadrature_rows ? 1u : 0u}, std::size_t{7}}) {
       CAPTURE(a->nonzeros());
       CAPTURE(tail);
       CsrMatrix by_diagonals = *a;
       by_diagonals.store_diagonals(a->rows - tail);
       REQUIRE(by_diagonals.diagonals.rows == a->rows - tail);
+      // A symmetric stencil stores its main diagonal and those above it alone.
+      const CsrMatrix::Diagonals& dia = by_diagonals.diagonals;
+      const auto upper = std::size_t(std::count_if(dia.offset.begin(), dia.offset.end(), [](auto o) { return o >= 0; }));
+      const bool symmetric = a == &walled_rows || a == &squared;
+      CHECK((dia.value.size() == upper * dia.rows) == symmetric);
       const std::vector<double> b = right_hand_side(a->rows);
       std::vector<double> x(a->rows), y_rows(a->rows), y_diagonals(a->rows);
       for (std::size_t i = 0; i < x.size(); ++i) x[i] = std::sin(0.3 * double(i));
