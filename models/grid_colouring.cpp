@@ -85,13 +85,14 @@ std::optional<std::vector<std::uint32_t>> lattice_colouring(const SparsityPatter
     return true;
   };
   int full_checks = 4;  // samples that pass but rows elsewhere fail: a pattern this does not fit
-  for (std::size_t m = 1; m <= kLargestModulus && full_checks > 0; ++m) {
+  for (std::size_t m = 1; m <= kLargestModulus; ++m) {
     std::size_t combinations = 1;
     for (std::size_t a = 0; a < axes; ++a) combinations *= m;
     for (std::size_t code = 0; code < combinations; ++code) {
       std::array<std::size_t, 3> w{};
       for (std::size_t a = 0, rest = code; a < axes; ++a, rest /= m) w[a] = rest % m;
-      if (!fits_samples(m, w) || full_checks-- == 0) continue;
+      if (!fits_samples(m, w)) continue;
+      if (full_checks-- == 0) return std::nullopt;
       for_each_point(grid, [&](std::size_t point, const GridPosition& at) {
         for (std::size_t f = 0; f < fields; ++f) colour_of[f * points + point] = lattice_colour({f, at}, m, w);
       });

@@ -148,7 +148,7 @@ struct ColumnColouring {
 // Given the grid a model's states lie on (field-major, models/grid_layout.hpp), the state
 // columns are first coloured by lattice: column (field f, point at position x) takes
 // f m + (sum_a w_a x_a mod m), the least m and weights valid on every row. A 3-D 7-point
-// stencil takes 7 colours so (w = 1, 2, 3; greedy in natural order takes 13), a 2-D 5-point
+// stencil takes 7 colours so (w = 1, 2, 3; greedy in natural order 12 or 13), a 2-D 5-point
 // one 5: Jacobian sweeps cost per colour. It is kept where no colouring could take fewer
 // state colours, else where it takes fewer than greedy's; parameters are coloured greedily.
 ColumnColouring colour_columns(const SparsityPattern& pattern, const Grid* grid = nullptr);

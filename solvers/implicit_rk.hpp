@@ -325,13 +325,16 @@ class ImplicitRK {
   // Later solves start from what Newton left and go to kRefineForcing: what they leave is
   // that fraction of a residual already small, and the next iteration corrects it. For a
   // constant J the stage is then solved but for the first solve's residual, and the next
-  // increment serves to measure it: to kConfirmForcing, a quarter, its norm is known to
-  // within about that, and the stage it leaves is closer still (one Krylov iteration, not
-  // three). The retry with J at every iterate (`full`) keeps the first solve's forcing.
+  // increment serves to measure it. With multigrid, whose cycle takes error and residual
+  // down together, a solve to kConfirmForcing (a quarter: one Krylov iteration, not three)
+  // gives its norm to about that; a weaker preconditioner can leave smooth error behind
+  // such a residual, so it keeps kRefineForcing. The retry with J at every iterate (`full`)
+  // keeps the first solve's forcing.
   double krylov_forcing(int iteration, bool full) const {
     constexpr double most = StageMatrices<M, T>::kNewtonKrylovTolerance;
     const bool constant = matrices_.jacobian_constant();
-    if (iteration > 0 && !full) return constant ? kConfirmForcing : kRefineForcing;
+    const bool multigrid = matrices_.report().choice.preconditioner == PreconditionerKind::multigrid;
+    if (iteration > 0 && !full) return constant && multigrid ? kConfirmForcing : kRefineForcing;
     return constant ? std::clamp(newton_.tolerance, kFinestForcing, kRefineForcing) : most;
   }
 

@@ -29,7 +29,7 @@ struct CsrMatrix {
   struct Diagonals {
     std::size_t rows = 0;
     std::vector<std::ptrdiff_t> offset;  // column - row, ascending
-    std::vector<std::ptrdiff_t> start;   // value[start[d] + i] = A(i, i + offset[d]) where that column is inside
+    std::vector<std::ptrdiff_t> start;   // value[start[d] + i] = A(i, i + offset[d]) where that column is a stored row
     std::vector<double> value;           // the diagonals stored, rows each, 0 where A has none
   } diagonals;
 

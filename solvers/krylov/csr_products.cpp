@@ -87,7 +87,7 @@ void diagonal_sweep(const CsrMatrix& a, const double* b, double* x, const double
   const CsrMatrix::Diagonals& dia = a.diagonals;
   const std::size_t n = dia.rows, block = sweep_block(dia, direction);
   const std::size_t near = diagonal_at(dia, -direction);
-  const std::ptrdiff_t v = near == SIZE_MAX ? -1 : dia.start[near];  // where row 0's would be
+  const std::ptrdiff_t v = near == SIZE_MAX ? 0 : dia.start[near];  // the neighbour's at row i: value[v + i]
   Block sum;
   for (std::size_t done = 0; done < n; done += block) {
     const std::size_t first = direction > 0 ? done : n - std::min(n, done + block);
@@ -182,7 +182,8 @@ void CsrMatrix::store_diagonals(std::size_t leading_rows) {
     mirrored[d] = offset < 0 && partner != SIZE_MAX &&
                   mirrors(full.data() + d * leading_rows, full.data() + partner * leading_rows, offset, leading_rows);
     if (mirrored[d]) continue;
-    std::copy(full.begin() + d * leading_rows, full.begin() + (d + 1) * leading_rows, full.begin() + kept * leading_rows);
+    if (kept != d)
+      std::copy(full.begin() + d * leading_rows, full.begin() + (d + 1) * leading_rows, full.begin() + kept * leading_rows);
     dia.start[d] = std::ptrdiff_t(kept++ * leading_rows);
   }
   full.resize(kept * leading_rows);

@@ -102,6 +102,8 @@ bool Multigrid::set_matrix(const CsrMatrix& a) {
     if (l > 0) {
       const Level& finer = levels_[l - 1];
       level.a = product(finer.restriction, product(op(l - 1), finer.prolongation));
+      level.a.column.shrink_to_fit();  // product reserved for every term, kept a whole run
+      level.a.value.shrink_to_fit();
       level.a.store_diagonals(level.unknowns.size() - level.unknowns.extra);
     }
     level.diagonal = diagonal_positions(op(l));

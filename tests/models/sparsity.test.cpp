@@ -371,28 +371,36 @@ TEST_CASE("colourings are valid; a tridiagonal pattern takes 3 colours") {
 }
 
 TEST_CASE("on a grid, state columns take a lattice colouring: 7 for a 3-D 7-point stencil, 5 in 2-D") {
-  // Walls and wraps of any size: a lattice that does not fit a wrap is refused and
-  // another taken (or greedy's), and every colouring is valid.
+  // Walls and wraps of any size: a lattice that does not fit a wrap is refused and another
+  // taken, greedy's kept where it takes fewer, and every colouring is valid.
   const Grid cube({10, 9, 8}, {1.0, 1.0, 1.0}, {Boundary::dirichlet, Boundary::neumann, Boundary::dirichlet});
   const Grid wrapped({7, 5, 6}, {1.0, 1.0, 1.0}, {Boundary::periodic, Boundary::periodic, Boundary::dirichlet});
   const Grid square({12, 11}, {1.0, 1.0}, {Boundary::dirichlet, Boundary::dirichlet});
   const Grid ring({9, 10}, {1.0, 1.0}, {Boundary::periodic, Boundary::periodic});
-  for (const Grid* grid : {&cube, &wrapped, &square, &ring}) {
+  const Grid line({10}, {1.0}, {Boundary::periodic});
+  for (const Grid* grid : {&cube, &wrapped, &square, &ring, &line}) {
     CAPTURE(grid->points());
     const models::Heat heat(*grid);
     const SparsityPattern pattern = heat.sparsity();
-    const ColumnColouring greedy = colour_columns(pattern), lattice = colour_columns(pattern, grid);
+    const ColumnColouring greedy = colour_columns(pattern), chosen = colour_columns(pattern, grid);
+    const auto lattice = detail::lattice_colouring(pattern, *grid);
+    REQUIRE(lattice);
+    const std::size_t lattice_colours = *std::max_element(lattice->begin(), lattice->end()) + 1;
     CHECK(colouring_is_valid(pattern, greedy));
-    CHECK(colouring_is_valid(pattern, lattice));
-    CHECK(lattice.state_colours <= greedy.state_colours);
-    if (grid == &cube) {
-      CHECK(greedy.state_colours > 7);
-      CHECK(lattice.state_colours == 7);  // the least any colouring can take
+    CHECK(colouring_is_valid(pattern, chosen));
+    CHECK(chosen.state_colours == std::min(lattice_colours, greedy.state_colours));
+    if (grid == &line) {
+      CHECK(lattice_colours > greedy.state_colours);  // 5 against 4 round a ring of 10: greedy's kept
+    } else {
+      CHECK(lattice_colours < greedy.state_colours);
+      CHECK(std::equal(lattice->begin(), lattice->end(), chosen.colour_of.begin()));
     }
-    if (grid == &square) CHECK(lattice.state_colours == 5);
+    if (grid == &cube) CHECK(chosen.state_colours == 7);  // the least any colouring can take
+    if (grid == &square) CHECK(chosen.state_colours == 5);
     check_against_dense(heat, pattern, 0.0, point(grid->points(), 0.3), point(grid->points(), 1.1));
   }
-  // Two fields, each the other's neighbour at its point: a lattice per field.
+  // Two fields, each the other's neighbour at its point: a lattice per field takes 10, as
+  // greedy does, and a tie keeps greedy's.
   const models::GrayScott gray_scott(square);
   const SparsityPattern pattern = gray_scott.sparsity();
   const ColumnColouring colouring = colour_columns(pattern, &square);
