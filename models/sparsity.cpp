@@ -70,18 +70,25 @@ namespace {
 
 constexpr std::uint32_t kUncoloured = UINT32_MAX;
 
-// Greedy in natural order over the columns from `first` on, those before coloured already.
-void colour_greedily(const SparsityPattern& pattern, ColumnColouring& colouring, std::size_t first) {
-  const std::size_t columns = pattern.columns;
-  // The rows of each column (the transpose), to find a column's neighbours.
-  std::vector<std::size_t> column_start(columns + 1, 0);
-  for (std::uint32_t column : pattern.column_index) ++column_start[column + 1];
-  for (std::size_t j = 0; j < columns; ++j) column_start[j + 1] += column_start[j];
-  std::vector<std::uint32_t> row_of(pattern.nnz());
-  std::vector<std::size_t> fill(column_start.begin(), column_start.end() - 1);
-  for (std::size_t i = 0; i < pattern.rows; ++i)
-    for (std::uint32_t column : pattern.row(i)) row_of[fill[column]++] = static_cast<std::uint32_t>(i);
+// The rows of each column (the pattern's transpose), to find a column's neighbours.
+struct ColumnRows {
+  std::vector<std::size_t> column_start;
+  std::vector<std::uint32_t> row_of;
 
+  explicit ColumnRows(const SparsityPattern& pattern) : column_start(pattern.columns + 1, 0), row_of(pattern.nnz()) {
+    for (std::uint32_t column : pattern.column_index) ++column_start[column + 1];
+    for (std::size_t j = 0; j < pattern.columns; ++j) column_start[j + 1] += column_start[j];
+    std::vector<std::size_t> fill(column_start.begin(), column_start.end() - 1);
+    for (std::size_t i = 0; i < pattern.rows; ++i)
+      for (std::uint32_t column : pattern.row(i)) row_of[fill[column]++] = static_cast<std::uint32_t>(i);
+  }
+};
+
+// Greedy in natural order over the columns from `first` on, those before coloured already.
+void colour_greedily(const SparsityPattern& pattern, const ColumnRows& transpose, ColumnColouring& colouring,
+                     std::size_t first) {
+  const std::size_t columns = pattern.columns;
+  const auto& [column_start, row_of] = transpose;
   // forbidden[c] == j + 1: colour c is taken by a neighbour of column j. Stamping with
   // the column avoids clearing the array for every column.
   std::vector<std::size_t> forbidden;
@@ -105,11 +112,12 @@ void colour_greedily(const SparsityPattern& pattern, ColumnColouring& colouring,
 ColumnColouring colour_columns(const SparsityPattern& pattern, const Grid* grid) {
   std::string error;
   if (!pattern.is_valid(&error)) throw std::invalid_argument("colour_columns: " + error);
+  const ColumnRows transpose(pattern);
   ColumnColouring greedy;
   greedy.colour_of.assign(pattern.columns, kUncoloured);
   const auto lattice = grid ? detail::lattice_colouring(pattern, *grid) : std::nullopt;
   if (!lattice) {
-    colour_greedily(pattern, greedy, 0);
+    colour_greedily(pattern, transpose, greedy, 0);
     return greedy;
   }
   ColumnColouring colouring = greedy;
@@ -121,10 +129,10 @@ ColumnColouring colour_columns(const SparsityPattern& pattern, const Grid* grid)
     longest = std::max<std::size_t>(longest, std::lower_bound(row.begin(), row.end(), pattern.rows) - row.begin());
   }
   if (colouring.state_colours > longest) {  // not known best: greedy's may take fewer
-    colour_greedily(pattern, greedy, 0);
+    colour_greedily(pattern, transpose, greedy, 0);
     if (greedy.state_colours <= colouring.state_colours) return greedy;
   }
-  colour_greedily(pattern, colouring, pattern.rows);
+  colour_greedily(pattern, transpose, colouring, pattern.rows);
   return colouring;
 }
 
