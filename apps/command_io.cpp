@@ -4,6 +4,7 @@
 
 #include "io/assembly/simulate_config.hpp"
 #include "io/config/config_error.hpp"
+#include "platform/ranks.hpp"
 
 namespace backsweep::apps {
 
@@ -51,6 +52,8 @@ std::FILE* CommandIO::text_file() const {
 }
 
 void CommandIO::finish(nlohmann::json object) {
+  object["ranks"] = ranks::count();
+  if (ranks::count() > 1) object["split"] = split;
   if (keep)
     results = std::move(object);
   else if (json)

@@ -30,6 +30,9 @@ struct CommandIO {
   bool json = false;          // --json
   bool keep = false;          // keep the results here, print none
   bool write_outputs = true;  // the output set of [output] dir
+  // With an mpirun's ranks, what the command spread over them: "experiments", "starts", or
+  // "replicated" where every rank runs it whole (what is not spread yet).
+  std::string split = "replicated";
   // Values of fields by name (the Python module's arrays, borrowed for the run): they
   // replace the config's initial fields and parameter fields once it is read.
   std::map<std::string, std::span<const double>> initial_fields = {}, parameter_fields = {};

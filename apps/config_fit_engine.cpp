@@ -97,6 +97,7 @@ class ModelFitEngine final : public FitEngine {
   void observe_adjoint(std::function<void(std::size_t, double, const double*)> observer) override {
     fit_.adjoint_observer = std::move(observer);
   }
+  void spread_experiments(bool spread) override { fit_.spread_experiments = spread; }
 
  private:
   // The fit refers to the model: a copy of the visited one, shared by the clones.

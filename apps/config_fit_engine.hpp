@@ -42,6 +42,8 @@ class FitEngine {
   virtual const std::vector<std::optional<GrowthReport>>& monitors() const = 0;
   // DataFit::adjoint_observer: (experiment, t, lambda) on the way back; empty to stop.
   virtual void observe_adjoint(std::function<void(std::size_t, double, const double*)> observer) = 0;
+  // DataFit::spread_experiments: off for a start that runs on one rank of several.
+  virtual void spread_experiments(bool spread) = 0;
 };
 
 std::unique_ptr<FitEngine> make_fit_engine(const FitConfig& config, const Scaled& scaled);

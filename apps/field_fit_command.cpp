@@ -15,6 +15,7 @@
 #include "apps/run_record.hpp"
 #include "platform/interrupt.hpp"
 #include "platform/output_set.hpp"
+#include "platform/ranks.hpp"
 
 namespace backsweep::apps {
 
@@ -31,6 +32,7 @@ int run_field_fit(const FitConfig& config, CommandIO& io) {
   std::vector<std::unique_ptr<FitEngine>> fits;  // one start
   fits.push_back(make_fit_engine(config, scaled));
   FitEngine& fit = *fits[0];
+  if (ranks::count() > 1) io.split = "experiments";  // DataFit spreads them
   print_fit_plan(config, scaled, "values (parameter fields point by point)", "L-BFGS-B from the prior fields");
   const FitObjective misfit_of = [&](const std::vector<double>& theta, std::vector<double>& gradient) {
     stop_if_interrupted();  // Ctrl-C (the Python module); one start, on this thread

@@ -16,6 +16,7 @@
 #include "fit/parameter_fit.hpp"
 #include "io/config/backends.hpp"
 #include "platform/interrupt.hpp"
+#include "platform/ranks.hpp"
 #include "solvers/context.hpp"
 
 namespace backsweep::apps {
@@ -27,13 +28,20 @@ int fit_model(const FitConfig& config, CommandIO& io) {
   const Scaled scaled = scaled_parameters(config);
   const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
   const bool parallel = find_backend(sim.backend)->parallel_runs;
-  print_fit_plan(config, scaled, "parameters",
-                 std::to_string(config.optimizer.starts) + " start(s)" + (parallel ? " in parallel (omp)" : ""));
+  std::string plan = std::to_string(config.optimizer.starts) + " start(s)" + (parallel ? " in parallel (omp)" : "");
+  if (ranks::count() > 1) {
+    io.split = spreads_starts(config.optimizer.starts) ? "starts" : "experiments";
+    plan += ", " + io.split + " spread over " + std::to_string(ranks::count()) + " ranks";
+  }
+  print_fit_plan(config, scaled, "parameters", plan);
 
   // A fit a start: a fit keeps state between evaluations (the profiled sigma), and with
   // backend omp the starts run at once. Each start's result is the serial one.
   std::vector<std::unique_ptr<FitEngine>> fits;
-  for (std::size_t s = 0; s < config.optimizer.starts; ++s) fits.push_back(fit->clone());
+  for (std::size_t s = 0; s < config.optimizer.starts; ++s) {
+    fits.push_back(fit->clone());
+    fits.back()->spread_experiments(!spreads_starts(config.optimizer.starts));  // one or the other
+  }
   const StopRequest stop = this_threads_stop_request();  // Ctrl-C (the Python module), seen by every start
   const ParameterFit result = fit_parameters(
       [&](std::size_t s) -> FitObjective {

@@ -19,6 +19,7 @@
 #include "apps/load_config.hpp"
 #include "io/outputs/gradient_output.hpp"
 #include "solvers/context.hpp"
+#include "platform/ranks.hpp"
 
 namespace backsweep::apps {
 
@@ -30,6 +31,7 @@ int fit_gradient(const FitConfig& config, CommandIO& io) {
   const Scaled scaled = scaled_parameters(config);
   const std::string mode = to_string(config.gradient_mode);
   const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
+  if (ranks::count() > 1) io.split = "experiments";  // DataFit spreads them
   std::vector<double> gradient;
   std::string failure;
   double value = fit->evaluate(scaled.nominal, gradient, failure);

@@ -1,6 +1,7 @@
 #pragma once
 // Every command reads its config the same way: a ConfigError is printed as
-// "error: file:line:col: key '...': ..." and the command exits with kExitBadInput.
+// "error: file:line:col: key '...': ..." and the command exits with kExitBadInput, on
+// every rank of an mpirun where one rank's fails.
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -8,18 +9,23 @@
 
 #include "apps/error_report.hpp"
 #include "io/config/config_error.hpp"
+#include "platform/rank_exchange.hpp"
 
 namespace backsweep::apps {
 
 // `source`: the config file's path, or the file already read (io/config/config_file.hpp).
 template <class Load, class Source>
 auto load_config(Load&& load, Source&& source) -> std::optional<std::invoke_result_t<Load, Source&&>> {
+  std::optional<std::invoke_result_t<Load, Source&&>> loaded;
   try {
-    return load(std::forward<Source>(source));
+    loaded.emplace(load(std::forward<Source>(source)));
   } catch (const ConfigError& error) {
     report_error(error);
     return std::nullopt;
   }
+  // A config one rank of an mpirun could not read (its own data file) ends every rank here.
+  ranks::check_others();
+  return loaded;
 }
 
 }  // namespace backsweep::apps

@@ -16,15 +16,20 @@
 #include "apps/help_texts.hpp"
 #include "apps/lyapunov_command.hpp"
 #include "apps/plan_command.hpp"
+#include "apps/rank_output.hpp"
 #include "apps/simulate_command.hpp"
 #include "apps/load_config.hpp"
 #include "io/config/config_file.hpp"
 #include "io/config/config_overrides.hpp"
+#include "platform/rank_exchange.hpp"
+#include "platform/ranks.hpp"
 #include "platform/run_info.hpp"
 #include "io/vtk/vti_reader.hpp"
 
 int main(int argc, char** argv) {
   using namespace backsweep::apps;
+  const backsweep::ranks::Session ranks(argc, argv);  // the ranks of mpirun, or this process alone
+  RankOutput rank_output;
   backsweep::install_vti_reader();  // configs may name .vti files for fields
   CLI::App app{"backsweep: simulations, exact discrete-adjoint gradients and parameter fits of ODEs and PDEs on grids"};
   app.require_subcommand(1);
@@ -108,19 +113,28 @@ int main(int argc, char** argv) {
   // A string whatever it looks like (2024-06-01 would be a TOML date).
   if (!output_dir.empty()) overrides.push_back("output.dir=" + backsweep::toml_string(output_dir));
   backsweep::set_config_overrides(overrides);
-  if (!config.empty()) backsweep::set_run_info(backsweep::describe_run(BACKSWEEP_VERSION, config, overrides));
+  if (!config.empty()) {
+    backsweep::RunInfo info = backsweep::describe_run(BACKSWEEP_VERSION, config, overrides);
+    info.ranks = backsweep::ranks::count();
+    backsweep::set_run_info(std::move(info));
+  }
 
   // The chosen command; whatever it did not handle ends the run with a message, not an abort.
+  bool followed = false;  // this rank stopped because another had
   const auto run = [&]() -> int {
     try {
       if (*plan) return run_plan(request, json);
       auto file = load_config(backsweep::read_config_file, config);
       if (!file) return kExitBadInput;
-      CommandIO io{.json = json};
+      // Ranks other than 0 compute as rank 0 does (or their share of it) and write nothing.
+      CommandIO io{.json = json, .write_outputs = backsweep::ranks::is_root()};
       if (*simulate) return run_simulate(*file, io);
       if (*gradient) return run_gradient(*file, io);
       if (*fit) return run_fit(*file, io);
       if (*lyapunov) return run_lyapunov(std::move(*file), io);
+    } catch (const backsweep::ranks::RanksStopped& stopped) {
+      followed = true;  // the rank that stopped says why
+      return stopped.code;
     } catch (const std::bad_alloc&) {
       report_error("out of memory: the run needs more than this machine can give it (fewer steps or points, a "
                    "checkpoint budget such as [checkpointing] memory = \"1GiB\", or [time] output_step)");
@@ -131,8 +145,13 @@ int main(int argc, char** argv) {
     }
     return kExitBadInput;
   };
-  const int code = run();
-  if (json && code != kExitOk) std::cout << error_json(code).dump() << '\n';
+  const int ran = run();  // before `followed` is read
+  const int code = rank_output.end(ran, followed);
+  if (json && code != kExitOk) {
+    nlohmann::json error = error_json(code);
+    error["ranks"] = backsweep::ranks::count();
+    std::cout << error.dump() << '\n';
+  }
   // Results that never reached stdout (a full device, a closed pipe) are a failed run.
   if (std::cout.flush(); !std::cout && code == kExitOk) {
     std::cerr << "error: could not write the results to standard output\n";

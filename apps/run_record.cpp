@@ -24,6 +24,7 @@ void commit_outputs(OutputSet& outputs, const std::string& command) {
                                  {"config_file", printable(run.config_file)},
                                  {"config", printable(run.config_text)},
                                  {"overrides", run.overrides},
+                                 {"ranks", run.ranks},
                                  {"files", files}};
   const fs::path path = outputs.staging() / (command + "_run.json");
   std::ofstream out(path);

@@ -23,18 +23,13 @@
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/forward_tangent.hpp"
 #include "fit/estimated_parameter.hpp"
+#include "fit/experiment_results.hpp"
 #include "fit/measurement.hpp"
 #include "solvers/method.hpp"
+#include "platform/ranks.hpp"
 #include "solvers/solve.hpp"
 
 namespace backsweep {
-
-// A solve of a fit's evaluation that failed: its experiment, and where a NaN appeared.
-struct FitSolveFailure {
-  std::size_t experiment;
-  std::string message;
-  std::optional<NonFinite> nonfinite;
-};
 
 // Observables: h(o, t, y, p) for observable o; InitialState: initial(e, p, y0) writes the
 // initial state of experiment e, which may depend on the parameters (dJ/dp then includes
@@ -77,37 +72,40 @@ class DataFit {
     } else {
       for (double s : sigma_) constant += std::log(std::sqrt(2.0 * std::numbers::pi) * s);
     }
+    // Each experiment's gradient, here or on its rank; then their sum in experiment order.
+    std::vector<ExperimentResult> results(parameters_.size());
+    std::vector<bool> solved(parameters_.size(), false);
+    const bool spread = spread_experiments && ranks::count() > 1 && !adjoint_observer;
+    for (std::size_t e = 0, index = 0; e < parameters_.size(); ++e) {
+      if (rows_[e].empty() || (spread && !solves_here(index++))) continue;
+      results[e] = experiment_result(e, theta);
+      solved[e] = true;
+      if (results[e].failure) break;  // this rank's later experiments cannot count
+    }
+    if (spread) share_results(results, solved);
     double value = constant;
     monitors_.assign(parameters_.size(), std::nullopt);
     for (std::size_t e = 0; e < parameters_.size(); ++e) {
-      const std::vector<std::size_t>& rows = rows_[e];
-      if (rows.empty()) continue;
-      MisfitObjective objective{{}, {}, Misfit{this, &rows}, {}, Initial{this, e}};
-      for (std::size_t k : rows) objective.observation_times.push_back(measurements_[k].time);
-      const std::vector<double> p = parameters(e, theta);
-      // y0 comes from the objective's initial term; these zeros only size dJ/dy0.
-      GradientProblem<M, MisfitObjective> problem{
-          model_, method_, std::vector<double>(state_size(model_)), p, objective, integrate_};
-      if (adjoint_observer)
-        problem.adjoint_observer = [&, e](double t, const double* lambda) { adjoint_observer(e, t, lambda); };
-      const GradientResult<double> result =
-          mode_ == GradientMode::adjoint
-              ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
-              : tangent_gradient(problem);
-      if (!result.ok()) {
-        last_failure_ = FitSolveFailure{e, result.message, result.diagnostics.nonfinite};
+      if (rows_[e].empty()) continue;
+      ExperimentResult& result = results[e];
+      if (result.failure) {
+        last_failure_ = std::move(result.failure);
         failure = describe_failure(*last_failure_);
-        if (result.diagnostics.refused) refused_ = result.diagnostics.refused;
-        if (result.status == IntegrateStatus::invalid_options) invalid_options_ = result.message;
+        if (result.refused) refused_ = std::move(result.refused);
+        if (!result.invalid_options.empty()) invalid_options_ = std::move(result.invalid_options);
         return NAN;
       }
       value += result.value;
-      if ((monitors_[e] = result.diagnostics.monitor)) monitors_[e]->forget_history();
+      monitors_[e] = std::move(result.monitor);
       for (std::size_t i = 0; i < estimated_.size(); ++i)
-        gradient[i] += result.dJ_dp[estimated_[i].index] * estimated_[i].slope(theta[i]);
+        gradient[i] += result.dJ_dp[i] * estimated_[i].slope(theta[i]);
     }
     return value;
   }
+
+  // With an mpirun's ranks, evaluate() spreads the experiments over them (every rank must
+  // then call it alike); off where ranks run evaluations of their own (a multi-start's).
+  bool spread_experiments = true;
 
   // F = sum_k (1/sigma_k^2) grad h_k grad h_kᵀ in scaled space, from the forward
   // sensitivities of the states along each estimated parameter; also the predictions h_k.
@@ -207,6 +205,33 @@ class DataFit {
     }
   };
   using MisfitObjective = Objective<NoTerm, NoTerm, Misfit, Initial>;
+
+  // Experiment e's misfit and its gradient at the estimated parameters (or its failure).
+  ExperimentResult experiment_result(std::size_t e, const std::vector<double>& theta) {
+    const std::vector<std::size_t>& rows = rows_[e];
+    MisfitObjective objective{{}, {}, Misfit{this, &rows}, {}, Initial{this, e}};
+    for (std::size_t k : rows) objective.observation_times.push_back(measurements_[k].time);
+    const std::vector<double> p = parameters(e, theta);
+    // y0 comes from the objective's initial term; these zeros only size dJ/dy0.
+    GradientProblem<M, MisfitObjective> problem{
+        model_, method_, std::vector<double>(state_size(model_)), p, objective, integrate_};
+    if (adjoint_observer)
+      problem.adjoint_observer = [&, e](double t, const double* lambda) { adjoint_observer(e, t, lambda); };
+    const GradientResult<double> solved =
+        mode_ == GradientMode::adjoint ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
+                                       : tangent_gradient(problem);
+    ExperimentResult result;
+    if (!solved.ok()) {
+      result.failure = FitSolveFailure{e, solved.message, solved.diagnostics.nonfinite};
+      result.refused = solved.diagnostics.refused;
+      if (solved.status == IntegrateStatus::invalid_options) result.invalid_options = solved.message;
+      return result;
+    }
+    result.value = solved.value;
+    if ((result.monitor = solved.diagnostics.monitor)) result.monitor->forget_history();
+    for (const EstimatedParameter& parameter : estimated_) result.dJ_dp.push_back(solved.dJ_dp[parameter.index]);
+    return result;
+  }
 
   // Experiment e's predictions and their slopes along each estimated parameter (in scaled
   // space), the initial state's dependence on the parameters included.

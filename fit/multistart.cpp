@@ -9,6 +9,10 @@
 #include <Eigen/Core>
 #include <LBFGSB.h>
 
+#include "platform/byte_pack.hpp"
+#include "platform/rank_exchange.hpp"
+#include "platform/ranks.hpp"
+
 namespace backsweep {
 
 namespace {
@@ -23,7 +27,31 @@ double projected_gradient_norm(const std::vector<double>& x, const std::vector<d
   return largest;
 }
 
+// Every rank's starts on every rank, as their ranks ran them.
+void share_starts(std::vector<StartResult>& starts, const std::vector<std::size_t>& here) {
+  BytePacker out;
+  for (std::size_t s : here) {
+    const StartResult& r = starts[s];
+    out << s << r.start << r.x << r.objective << r.projected_gradient_norm << r.iterations << r.evaluations
+        << r.converged << r.reason;
+  }
+  const std::vector<std::string> parts = ranks::exchange(out.bytes());
+  for (std::size_t rank = 0; rank < parts.size(); ++rank) {
+    if (int(rank) == ranks::rank()) continue;
+    ByteUnpacker in(parts[rank]);
+    while (!in.done()) {
+      std::size_t s = 0;
+      in >> s;
+      StartResult& r = starts.at(s);
+      in >> r.start >> r.x >> r.objective >> r.projected_gradient_norm >> r.iterations >> r.evaluations >>
+          r.converged >> r.reason;
+    }
+  }
+}
+
 }  // namespace
+
+bool spreads_starts(std::size_t starts) { return starts > 1 && ranks::count() > 1; }
 
 std::vector<std::vector<double>> latin_hypercube(std::size_t points, const std::vector<double>& lower,
                                                  const std::vector<double>& upper, std::uint64_t seed) {
@@ -117,7 +145,13 @@ MultistartResult minimize_multistart(const std::function<FitObjective(std::size_
   const std::vector<std::vector<double>> starts = latin_hypercube(options.starts, lower, upper, options.seed);
   MultistartResult result;
   result.starts.resize(starts.size());
-  for_each_start(starts.size(), [&](std::size_t s) {
+  // With an mpirun's ranks, start s runs on rank s mod their count.
+  std::vector<std::size_t> here;
+  for (std::size_t s = 0; s < starts.size(); ++s)
+    if (!spreads_starts(starts.size()) || s % std::size_t(ranks::count()) == std::size_t(ranks::rank()))
+      here.push_back(s);
+  for_each_start(here.size(), [&](std::size_t j) {
+    const std::size_t s = here[j];
     StartResult& run = result.starts[s];
     try {  // a start may run on a thread that must not throw
       run = minimize_from(objective_of(s), starts[s], s, lower, upper, options, progress);
@@ -127,6 +161,7 @@ MultistartResult minimize_multistart(const std::function<FitObjective(std::size_
       run.reason = std::string("the objective threw: ") + error.what();
     }
   });
+  if (spreads_starts(starts.size())) share_starts(result.starts, here);
   for (std::size_t s = 1; s < result.starts.size(); ++s)
     if (result.starts[s].objective < result.starts[result.best].objective) result.best = s;
   return result;

@@ -56,6 +56,9 @@ MultistartResult minimize_multistart(const FitObjective& f, const std::vector<do
 // starts run at once need objectives that share no state. progress may be called from
 // several threads.
 using StartLoop = std::function<void(std::size_t, const std::function<void(std::size_t)>&)>;
+// Whether the starts are spread over the ranks of an mpirun (each start's result then reaches
+// every rank); their objectives must then not exchange between ranks themselves.
+bool spreads_starts(std::size_t starts);
 MultistartResult minimize_multistart(const std::function<FitObjective(std::size_t)>& objective_of,
                                      const std::vector<double>& lower, const std::vector<double>& upper,
                                      const OptimizerOptions& options, const FitProgress& progress,

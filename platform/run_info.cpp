@@ -19,7 +19,7 @@ RunInfo& current() {
 
 RunInfo describe_run(const std::string& version, const std::string& config_file,
                      const std::vector<std::string>& overrides) {
-  RunInfo info{version, "", "", config_file, "", overrides};
+  RunInfo info{version, "", "", config_file, "", overrides, 1};
   std::random_device entropy;
   char id[17];
   std::snprintf(id, sizeof id, "%08x%08x", entropy(), entropy());

@@ -12,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build g++ libhdf5-dev libtomlplusplus-dev libcli11-dev
-          nlohmann-json3-dev doctest-dev libbenchmark-dev libeigen3-dev liblbfgspp-dev libsundials-dev libsuitesparse-dev time
+          nlohmann-json3-dev doctest-dev libbenchmark-dev libeigen3-dev liblbfgspp-dev libsundials-dev libsuitesparse-dev
+          openmpi-bin libopenmpi-dev time
           python3 python3-dev python3-venv paraview paraview-dev python3-paraview xvfb)
 # Thrust for the OpenMP backend (gpu/): the CUDA toolkit's own, else Debian's.
 [ -e /usr/local/cuda/include/cccl/thrust/version.h ] || packages+=(libthrust-dev)

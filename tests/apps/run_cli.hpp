@@ -26,9 +26,11 @@ inline std::filesystem::path scratch_folder(const std::string& name) {
   return dir;
 }
 
-inline CliRun run_cli(const std::string& arguments, const std::filesystem::path& working_dir) {
+// `launcher` goes before the program ("mpirun -np 2 ").
+inline CliRun run_cli(const std::string& arguments, const std::filesystem::path& working_dir,
+                      const std::string& launcher = "") {
   const std::filesystem::path err = working_dir / "stderr.txt";
-  const std::string command = "cd " + working_dir.string() + " && " + BACKSWEEP_CLI + " " +
+  const std::string command = "cd " + working_dir.string() + " && " + launcher + BACKSWEEP_CLI + " " +
                               arguments + " 2>" + err.string();
   FILE* pipe = ::popen(command.c_str(), "r");
   REQUIRE(pipe);

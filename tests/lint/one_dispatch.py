@@ -3,7 +3,8 @@
 `is_sundials()` outside the engine dispatch (the rest asks what a method can do:
 has_stepper, takes_fixed_step, solves_linear_systems), and no `is_same_v<..., CpuAlgebra>`
 outside the algebra's own code (the rest asks what an algebra can do: host_vectors,
-runs_in_calling_thread).
+runs_in_calling_thread). MPI is included by platform/mpi_ranks.cpp alone (issue 32): the
+rest exchanges through platform/ranks.hpp.
 
     python3 tests/lint/one_dispatch.py <repo-source-dir>
 """
@@ -17,6 +18,7 @@ RULES = {
                       {"solvers/method.hpp", "solvers/solve.hpp", "adjoint/discrete_adjoint.hpp",
                        "adjoint/forward_tangent.hpp", "adjoint/lyapunov_spectrum.hpp"}),
     "is_same_v<..., CpuAlgebra>": (re.compile(r"is_same_v<[^>]*CpuAlgebra"), {"solvers/algebra.hpp"}),
+    "<mpi.h>": (re.compile(r"#include\s*<mpi\.h>"), {"platform/mpi_ranks.cpp"}),
 }
 KNOWN = set()
 

@@ -148,6 +148,7 @@ Hdf5Handle create_result_file(const std::string& temporary, const std::string& p
     write_string_attribute(h5, "config_file", run.config_file);
     write_string_attribute(h5, "config", run.config_text);
     write_string_array_attribute(h5, "overrides", run.overrides);
+    write_count_attribute(h5, "ranks", std::uint64_t(run.ranks));
   }
   return h5;
 }

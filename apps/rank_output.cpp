@@ -1,0 +1,54 @@
+#include "apps/rank_output.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "apps/error_report.hpp"
+#include "platform/rank_exchange.hpp"
+#include "platform/ranks.hpp"
+
+namespace backsweep::apps {
+
+namespace {
+
+// Takes every character and keeps none (a null rdbuf would mark stdout as failed).
+class Discard : public std::streambuf {
+  int overflow(int c) override { return traits_type::not_eof(c); }
+  std::streamsize xsputn(const char*, std::streamsize count) override { return count; }
+};
+
+// The first "error: ..." line a rank printed, without the mark.
+std::string first_error(const std::string& text) {
+  std::istringstream lines(text);
+  const std::string mark = "error: ";
+  for (std::string line; std::getline(lines, line);)
+    if (line.starts_with(mark)) return line.substr(mark.size());
+  return "failed";
+}
+
+}  // namespace
+
+RankOutput::RankOutput() {
+  if (ranks::is_root()) return;
+  static Discard discard;
+  cout_ = std::cout.rdbuf(&discard);
+  cerr_ = std::cerr.rdbuf(errors_.rdbuf());
+  (void)std::freopen("/dev/null", "w", stdout);
+  (void)std::freopen("/dev/null", "w", stderr);
+}
+
+RankOutput::~RankOutput() {
+  if (cout_) std::cout.rdbuf(cout_);
+  if (cerr_) std::cerr.rdbuf(cerr_);
+}
+
+int RankOutput::end(int code, bool followed) {
+  if (ranks::count() == 1) return code;
+  const ranks::Ending ending = ranks::agree_to_stop(code, followed, errors_.str());
+  if (ranks::is_root() && ending.code != 0 && ending.rank != 0)
+    report_error("rank ", ending.rank, ": ", first_error(ending.message));  // also what --json reports
+  return ending.code;
+}
+
+}  // namespace backsweep::apps

@@ -1,0 +1,88 @@
+#include "fit/experiment_results.hpp"
+
+#include "platform/byte_pack.hpp"
+#include "platform/rank_exchange.hpp"
+#include "platform/ranks.hpp"
+
+namespace backsweep {
+
+namespace {
+
+// Declared first: the optional's operators below call them.
+BytePacker& operator<<(BytePacker& out, const FitSolveFailure& failure);
+ByteUnpacker& operator>>(ByteUnpacker& in, FitSolveFailure& failure);
+BytePacker& operator<<(BytePacker& out, const OptionRefusal& refusal);
+ByteUnpacker& operator>>(ByteUnpacker& in, OptionRefusal& refusal);
+
+BytePacker& operator<<(BytePacker& out, const GrowthReport& report) {
+  return out << report.watched << report.verdict << report.growth_rate << report.amplification
+             << report.fitted_amplification << report.horizon << report.span << report.explanation;
+}
+
+ByteUnpacker& operator>>(ByteUnpacker& in, GrowthReport& report) {
+  return in >> report.watched >> report.verdict >> report.growth_rate >> report.amplification >>
+         report.fitted_amplification >> report.horizon >> report.span >> report.explanation;
+}
+
+BytePacker& operator<<(BytePacker& out, const NonFinite& where) {
+  return out << where.phase << where.step << where.component << where.time << where.after << where.cause;
+}
+
+ByteUnpacker& operator>>(ByteUnpacker& in, NonFinite& where) {
+  return in >> where.phase >> where.step >> where.component >> where.time >> where.after >> where.cause;
+}
+
+// An optional as a flag, then its value.
+template <class T>
+BytePacker& operator<<(BytePacker& out, const std::optional<T>& value) {
+  out << value.has_value();
+  if (value) out << *value;
+  return out;
+}
+
+template <class T>
+ByteUnpacker& operator>>(ByteUnpacker& in, std::optional<T>& value) {
+  bool present = false;
+  in >> present;
+  value.reset();
+  if (present) in >> value.emplace();
+  return in;
+}
+
+BytePacker& operator<<(BytePacker& out, const FitSolveFailure& failure) {
+  return out << failure.experiment << failure.message << failure.nonfinite;
+}
+
+ByteUnpacker& operator>>(ByteUnpacker& in, FitSolveFailure& failure) {
+  return in >> failure.experiment >> failure.message >> failure.nonfinite;
+}
+
+BytePacker& operator<<(BytePacker& out, const OptionRefusal& refusal) { return out << refusal.key << refusal.problem; }
+
+ByteUnpacker& operator>>(ByteUnpacker& in, OptionRefusal& refusal) { return in >> refusal.key >> refusal.problem; }
+
+}  // namespace
+
+bool solves_here(std::size_t index) { return index % std::size_t(ranks::count()) == std::size_t(ranks::rank()); }
+
+void share_results(std::vector<ExperimentResult>& results, const std::vector<bool>& solved) {
+  BytePacker out;
+  for (std::size_t e = 0; e < results.size(); ++e) {
+    if (!solved[e]) continue;
+    const ExperimentResult& r = results[e];
+    out << e << r.value << r.dJ_dp << r.monitor << r.failure << r.refused << r.invalid_options;
+  }
+  const std::vector<std::string> parts = ranks::exchange(out.bytes());
+  for (std::size_t rank = 0; rank < parts.size(); ++rank) {
+    if (int(rank) == ranks::rank()) continue;
+    ByteUnpacker in(parts[rank]);
+    while (!in.done()) {
+      std::size_t e = 0;
+      in >> e;
+      ExperimentResult& r = results.at(e);
+      in >> r.value >> r.dJ_dp >> r.monitor >> r.failure >> r.refused >> r.invalid_options;
+    }
+  }
+}
+
+}  // namespace backsweep

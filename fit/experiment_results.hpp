@@ -1,0 +1,42 @@
+#pragma once
+// A fit's experiments spread over the ranks of an mpirun (issue 32): each rank solves its
+// share, every rank receives every result, and each then adds them up in experiment order,
+// as a run alone does, so that the misfit and gradient are bitwise those of one process
+// for any number of ranks.
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "adjoint/gradient_problem.hpp"
+#include "adjoint/growth_monitor.hpp"
+
+namespace backsweep {
+
+// A solve of a fit's evaluation that failed: its experiment, and where a NaN appeared.
+struct FitSolveFailure {
+  std::size_t experiment;
+  std::string message;
+  std::optional<NonFinite> nonfinite;
+};
+
+// What one experiment's gradient left for the fold: its misfit and dJ/dp at each estimated
+// parameter, or why it failed.
+struct ExperimentResult {
+  double value = 0.0;
+  std::vector<double> dJ_dp;  // at the estimated parameters' indices, in their order
+  std::optional<GrowthReport> monitor;  // verdict and figures, without the history
+  std::optional<FitSolveFailure> failure;
+  std::optional<OptionRefusal> refused;
+  std::string invalid_options;
+};
+
+// The rank that solves the experiment that is `index`-th among those with measurements.
+bool solves_here(std::size_t index);
+
+// Every rank's results in place on every rank, as their ranks computed them: `solved[e]`
+// says whether this rank filled results[e]. A rank that has stopped the run makes this
+// throw ranks::RanksStopped.
+void share_results(std::vector<ExperimentResult>& results, const std::vector<bool>& solved);
+
+}  // namespace backsweep
