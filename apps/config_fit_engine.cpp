@@ -5,6 +5,8 @@
 
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
+#include "apps/parallel_members.hpp"
+#include "io/config/backends.hpp"
 #include "io/assembly/config_objective.hpp"
 #include "io/assembly/visit_model.hpp"
 #include "solvers/solve.hpp"
@@ -98,6 +100,9 @@ class ModelFitEngine final : public FitEngine {
     fit_.adjoint_observer = std::move(observer);
   }
   void spread_experiments(bool spread) override { fit_.spread_experiments = spread; }
+  void run_experiments(std::function<void(std::size_t, const std::function<void(std::size_t)>&)> loop) override {
+    fit_.experiment_loop = std::move(loop);
+  }
 
  private:
   // The fit refers to the model: a copy of the visited one, shared by the clones.
@@ -113,6 +118,10 @@ std::unique_ptr<FitEngine> make_fit_engine(const FitConfig& config, const Scaled
   visit_model(config.simulate, [&](const auto& model) {
     engine = std::make_unique<ModelFitEngine<std::remove_cvref_t<decltype(model)>>>(model, config, scaled);
   });
+  if (find_backend(config.simulate.backend)->parallel_runs)  // backend omp: experiments a thread each
+    engine->run_experiments([](std::size_t count, const std::function<void(std::size_t)>& work) {
+      for_each_member(count, true, work);
+    });
   return engine;
 }
 

@@ -36,11 +36,13 @@ int fit_model(const FitConfig& config, CommandIO& io) {
   print_fit_plan(config, scaled, "parameters", plan);
 
   // A fit a start: a fit keeps state between evaluations (the profiled sigma), and with
-  // backend omp the starts run at once. Each start's result is the serial one.
+  // backend omp the starts run at once (one start: its experiments). Each start's result
+  // is the serial one.
   std::vector<std::unique_ptr<FitEngine>> fits;
   for (std::size_t s = 0; s < config.optimizer.starts; ++s) {
     fits.push_back(fit->clone());
     fits.back()->spread_experiments(!spreads_starts(config.optimizer.starts));  // one or the other
+    if (config.optimizer.starts > 1) fits.back()->run_experiments(nullptr);  // the starts take the threads
   }
   const StopRequest stop = this_threads_stop_request();  // Ctrl-C (the Python module), seen by every start
   const ParameterFit result = fit_parameters(

@@ -11,6 +11,7 @@
 // the envelope theorem its gradient is that of the weighted misfit at fixed sigma_o.
 #include <cmath>
 #include <cstddef>
+#include <exception>
 #include <functional>
 #include <numbers>
 #include <optional>
@@ -76,11 +77,27 @@ class DataFit {
     std::vector<ExperimentResult> results(parameters_.size());
     std::vector<bool> solved(parameters_.size(), false);
     const bool spread = spread_experiments && ranks::count() > 1 && !adjoint_observer;
-    for (std::size_t e = 0, index = 0; e < parameters_.size(); ++e) {
-      if (rows_[e].empty() || (spread && !solves_here(index++))) continue;
-      results[e] = experiment_result(e, theta);
-      solved[e] = true;
-      if (results[e].failure) break;  // this rank's later experiments cannot count
+    std::vector<std::size_t> here;
+    for (std::size_t e = 0, index = 0; e < parameters_.size(); ++e)
+      if (!rows_[e].empty() && (!spread || solves_here(index++))) here.push_back(e);
+    if (experiment_loop && !adjoint_observer) {
+      std::vector<std::exception_ptr> thrown(here.size());
+      experiment_loop(here.size(), [&](std::size_t j) {
+        try {  // a thread may not throw: its exception is rethrown here
+          results[here[j]] = experiment_result(here[j], theta);
+        } catch (...) {
+          thrown[j] = std::current_exception();
+        }
+      });
+      for (const std::exception_ptr& exception : thrown)
+        if (exception) std::rethrow_exception(exception);
+      for (std::size_t e : here) solved[e] = true;
+    } else {
+      for (std::size_t e : here) {
+        results[e] = experiment_result(e, theta);
+        solved[e] = true;
+        if (results[e].failure) break;  // this rank's later experiments cannot count
+      }
     }
     if (spread) share_results(results, solved);
     double value = constant;
@@ -106,6 +123,10 @@ class DataFit {
   // With an mpirun's ranks, evaluate() spreads the experiments over them (every rank must
   // then call it alike); off where ranks run evaluations of their own (a multi-start's).
   bool spread_experiments = true;
+  // When set, runs this rank's experiments: loop(count, work) calls work(j) for each
+  // j < count, in any order or at once (backend omp: a thread each). Each experiment's
+  // result is that of a run alone, and they are added in order, so the sum is the same.
+  std::function<void(std::size_t, const std::function<void(std::size_t)>&)> experiment_loop;
 
   // F = sum_k (1/sigma_k^2) grad h_k grad h_kᵀ in scaled space, from the forward
   // sensitivities of the states along each estimated parameter; also the predictions h_k.

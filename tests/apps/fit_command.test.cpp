@@ -315,6 +315,18 @@ TEST_CASE("fit: two experiments with their own initial states, and estimated noi
 #else
   CHECK(parallel.exit_code == 2);
 #endif
+  // One start with backend omp: its two experiments at once, a thread each; the same fit.
+  std::ofstream(scratch() / "one_start.toml") << replaced(config, "starts = 5", "starts = 1");
+  std::ofstream(scratch() / "one_start_omp.toml")
+      << replaced(slurp(scratch() / "one_start.toml"), "[solver]", "[solver]\nbackend = \"omp\"");
+  const CliRun one_start = run("fit one_start.toml --json --output-dir out/one_start"),
+               threaded = run("fit one_start_omp.toml --json --output-dir out/one_start");
+  REQUIRE(one_start.exit_code == 0);
+#if BACKSWEEP_OPENMP_BUILT
+  REQUIRE(threaded.exit_code == 0);
+  for (const char* key : {"objective", "parameters", "starts", "monitor"})
+    CHECK(nlohmann::json::parse(threaded.out)[key] == nlohmann::json::parse(one_start.out)[key]);
+#endif
   const auto sigma = nlohmann::json::parse(estimated.out)["sigma"];
   MESSAGE("profiled noise: prey " << sigma["prey"] << ", predator " << sigma["predator"] << " (truth 0.1)");
   // Pooled over the observables, the profiled variance is that of the noise actually in

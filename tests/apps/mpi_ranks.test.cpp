@@ -140,6 +140,18 @@ TEST_CASE("the acoustic inversion's three shots over 1 to 4 ranks: the c-field g
   check_gradient_over_ranks("gradient fwi_fit.toml --json --set checkpointing.schedule='\"two_level\"' "
                             "--set checkpointing.slots=4 --set checkpointing.disk='\"2MiB\"'",
                             "experiments", h5, c);
+#if BACKSWEEP_OPENMP_BUILT
+  // backend omp: the shots a thread each, alone and within 2 ranks; the same bits as cpu.
+  REQUIRE(run("gradient fwi_fit.toml").exit_code == 0);
+  const std::vector<double> cpu = field_gradient(scratch() / h5, c).first;
+  for (int ranks : {0, 2}) {
+    CAPTURE(ranks);
+    REQUIRE(run("gradient fwi_fit.toml --set solver.backend='\"omp\"'", ranks).exit_code == 0);
+    const std::vector<double> threads = field_gradient(scratch() / h5, c).first;
+    REQUIRE(threads.size() == cpu.size());
+    CHECK(std::memcmp(threads.data(), cpu.data(), cpu.size() * sizeof(double)) == 0);
+  }
+#endif
 }
 
 TEST_CASE("fit over ranks: one start spreads its experiments, several spread the starts; results bitwise") {
