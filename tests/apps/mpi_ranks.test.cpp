@@ -78,6 +78,14 @@ void write_four_experiments(const fs::path& folder) {
          "[[experiments]]\nid = \"d\"\ninitial = { x = 1.5, y = 0.8 }\n";
 }
 
+// How many "error: ..." lines a run printed.
+std::size_t error_lines(const std::string& err) {
+  std::istringstream lines(err);
+  std::size_t errors = 0;
+  for (std::string line; std::getline(lines, line);) errors += line.starts_with("error:");
+  return errors;
+}
+
 // The results as printed, but for what says how the ranks ran.
 std::string results(const CliRun& run, int ranks) {
   INFO(run.err);
@@ -210,10 +218,7 @@ TEST_CASE("a config only one rank cannot read ends every rank, with one message 
         run_cli("fit four.toml --json : -np 1 -wdir " + second.string() + program, scratch(),
                 mpirun(1) + "-wdir " + first.string() + " ");
     CHECK(failed.exit_code == 2);
-    std::istringstream lines(failed.err);
-    std::size_t errors = 0;
-    for (std::string line; std::getline(lines, line);) errors += line.starts_with("error:");
-    CHECK(errors == 1);
+    CHECK(error_lines(failed.err) == 1);
     CHECK(failed.err.find("four.csv") != std::string::npos);
     CHECK((failed.err.find("error: rank 1: ") != std::string::npos) == (rank == 1));
     const nlohmann::json error = nlohmann::json::parse(failed.out);  // one object, from rank 0
@@ -222,6 +227,25 @@ TEST_CASE("a config only one rank cannot read ends every rank, with one message 
     CHECK(!fs::exists(first / "out"));
     CHECK(!fs::exists(second / "out"));
   }
+}
+
+TEST_CASE("a checkpoint folder only one rank cannot write ends every rank, with its message once") {
+  const fs::path good = scratch() / "writes", bad = scratch() / "cannot_write";
+  for (const fs::path& folder : {good, bad}) {
+    fs::remove_all(folder);
+    copy_example("fwi_fit", folder);
+  }
+  std::ofstream(bad / "out") << "a file where rank 1's output folder goes\n";
+  const std::string arguments = " gradient fwi_fit.toml --set checkpointing.schedule=two_level "
+                                "--set checkpointing.slots=4 --set checkpointing.disk=2MiB";
+  const CliRun failed =
+      run_cli(arguments + " : -np 1 -wdir " + bad.string() + " " + BACKSWEEP_CLI + arguments, scratch(),
+              mpirun(1) + "-wdir " + good.string() + " ");
+  CHECK(failed.exit_code == 1);
+  CHECK(error_lines(failed.err) == 1);
+  CHECK(failed.err.find("error: rank 1: ") != std::string::npos);
+  CHECK(failed.err.find("out/fwi") != std::string::npos);
+  CHECK(!fs::exists(good / "out" / "fwi" / "gradient.h5"));  // rank 0 wrote nothing either
 }
 
 namespace {
@@ -248,10 +272,7 @@ TEST_CASE("a rank out of memory, or killed, ends every rank; the earlier output 
       run_cli(store_all + " : -np 1 sh -c \"ulimit -v 700000; exec " + program + " " + store_all + "\"", scratch(),
               mpirun(1));
   CHECK(out_of_memory.exit_code == 1);
-  std::istringstream lines(out_of_memory.err);
-  std::size_t errors = 0;
-  for (std::string line; std::getline(lines, line);) errors += line.starts_with("error:");
-  CHECK(errors == 1);
+  CHECK(error_lines(out_of_memory.err) == 1);
   CHECK(out_of_memory.err.find("error: rank 1: out of memory") != std::string::npos);
   CHECK(files_in(scratch() / "out") == earlier);
 
