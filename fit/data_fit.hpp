@@ -136,11 +136,14 @@ class DataFit {
     if (estimate_sigma_ && !profile_sigma(theta, failure)) return false;
     information = Eigen::MatrixXd::Zero(Eigen::Index(q), Eigen::Index(q));
     predictions.assign(measurements_.size(), NAN);
-    std::vector<std::vector<double>> slopes(measurements_.size(), std::vector<double>(q));
-    for (std::size_t e = 0; e < parameters_.size(); ++e)
-      if (!rows_[e].empty() && !experiment_slopes(e, theta, predictions, slopes, failure)) return false;
+    // Row k: its prediction, then its slopes along the q estimated parameters.
+    std::vector<double> rows(measurements_.size() * (q + 1));
+    if (!each_experiment(rows, q + 1, failure,
+                         [&](std::size_t e) { return experiment_slopes(e, theta, rows.data(), q + 1, failure); }))
+      return false;
     for (std::size_t k = 0; k < measurements_.size(); ++k) {
-      const Eigen::Map<const Eigen::VectorXd> g(slopes[k].data(), Eigen::Index(q));
+      predictions[k] = rows[k * (q + 1)];
+      const Eigen::Map<const Eigen::VectorXd> g(rows.data() + k * (q + 1) + 1, Eigen::Index(q));
       information += g * g.transpose() / (sigma_[k] * sigma_[k]);
     }
     return true;
@@ -168,9 +171,8 @@ class DataFit {
   // The predictions h_k at theta, by forward solves.
   bool predict(const std::vector<double>& theta, std::vector<double>& predictions, std::string& failure) const {
     predictions.assign(measurements_.size(), NAN);
-    for (std::size_t e = 0; e < parameters_.size(); ++e) {
+    return each_experiment(predictions, 1, failure, [&](std::size_t e) {
       const std::vector<std::size_t>& rows = rows_[e];
-      if (rows.empty()) continue;
       const std::vector<double> p = parameters(e, theta);
       std::vector<double> y(state_size(model_));
       initial_(e, p.data(), y.data());
@@ -184,12 +186,9 @@ class DataFit {
               predictions[rows[next]] = observables_(m.observable, t, state, p.data());
             }
           });
-      if (!solved.ok()) {
-        failure = "experiment " + std::to_string(e) + ": " + solved.message;
-        return false;
-      }
-    }
-    return true;
+      if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
+      return solved.ok();
+    });
   }
 
   // When set, evaluate() hands it each experiment's adjoint state on the way back:
@@ -227,6 +226,27 @@ class DataFit {
   };
   using MisfitObjective = Objective<NoTerm, NoTerm, Misfit, Initial>;
 
+  // solve(e) for each experiment with measurements, in order, until one fails (returns
+  // false, `failure` set). With an mpirun's ranks (as evaluate() spreads them), each rank
+  // solves its share and every rank then has every experiment's rows of `values` (`width`
+  // values a measurement) and the first experiment's failure.
+  template <class Solve>
+  bool each_experiment(std::vector<double>& values, std::size_t width, std::string& failure, Solve&& solve) const {
+    const bool spread = spread_experiments && ranks::count() > 1;
+    std::vector<bool> solved(parameters_.size(), false);
+    std::size_t failed = parameters_.size();
+    for (std::size_t e = 0, index = 0; e < parameters_.size(); ++e) {
+      if (rows_[e].empty() || (spread && !solves_here(index++))) continue;
+      solved[e] = true;
+      if (!solve(e)) {
+        failed = e;
+        break;
+      }
+    }
+    if (spread) share_rows(values, width, rows_, solved, failed, failure);
+    return failed == parameters_.size();
+  }
+
   // Experiment e's misfit and its gradient at the estimated parameters (or its failure).
   ExperimentResult experiment_result(std::size_t e, const std::vector<double>& theta) {
     const std::vector<std::size_t>& rows = rows_[e];
@@ -256,8 +276,9 @@ class DataFit {
 
   // Experiment e's predictions and their slopes along each estimated parameter (in scaled
   // space), the initial state's dependence on the parameters included.
-  bool experiment_slopes(std::size_t e, const std::vector<double>& theta, std::vector<double>& predictions,
-                         std::vector<std::vector<double>>& slopes, std::string& failure) const {
+  // Row k of `rows` (`width` = q + 1 values) gets the prediction, then the slopes.
+  bool experiment_slopes(std::size_t e, const std::vector<double>& theta, double* rows_out, std::size_t width,
+                         std::string& failure) const {
     using D = Dual<double, kDerivativeLanes>;
     const std::vector<std::size_t>& rows = rows_[e];
     const std::vector<double> p = parameters(e, theta);
@@ -288,8 +309,8 @@ class DataFit {
             for (std::size_t j = 0; j < np; ++j) pd[j].d[i - first] = directions.parameters[i * np + j];
           }
           const D h = observables_(m.observable, D(t), yd.data(), pd.data());
-          predictions[rows[next]] = h.v;
-          for (std::size_t i = first; i < last; ++i) slopes[rows[next]][i] = h.d[i - first];
+          rows_out[rows[next] * width] = h.v;
+          for (std::size_t i = first; i < last; ++i) rows_out[rows[next] * width + 1 + i] = h.d[i - first];
         }
       }
     };

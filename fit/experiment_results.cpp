@@ -1,5 +1,8 @@
 #include "fit/experiment_results.hpp"
 
+#include <algorithm>
+#include <stdexcept>
+
 #include "platform/byte_pack.hpp"
 #include "platform/rank_exchange.hpp"
 #include "platform/ranks.hpp"
@@ -81,6 +84,40 @@ void share_results(std::vector<ExperimentResult>& results, const std::vector<boo
       in >> e;
       ExperimentResult& r = results.at(e);
       in >> r.value >> r.dJ_dp >> r.monitor >> r.failure >> r.refused >> r.invalid_options;
+    }
+  }
+}
+
+void share_rows(std::vector<double>& values, std::size_t width, const std::vector<std::vector<std::size_t>>& rows,
+                const std::vector<bool>& solved, std::size_t& failed, std::string& failure) {
+  BytePacker out;
+  out << failed << (failed < rows.size() ? failure : std::string());
+  for (std::size_t e = 0; e < rows.size(); ++e) {
+    if (!solved[e]) continue;
+    out << e;
+    for (std::size_t k : rows[e]) out << std::vector<double>(values.begin() + std::ptrdiff_t(k * width),
+                                                             values.begin() + std::ptrdiff_t((k + 1) * width));
+  }
+  const std::vector<std::string> parts = ranks::exchange(out.bytes());
+  for (std::size_t rank = 0; rank < parts.size(); ++rank) {
+    if (int(rank) == ranks::rank()) continue;
+    ByteUnpacker in(parts[rank]);
+    std::size_t their_failed = 0;
+    std::string their_failure;
+    in >> their_failed >> their_failure;
+    if (their_failed < failed) {
+      failed = their_failed;
+      failure = their_failure;
+    }
+    while (!in.done()) {
+      std::size_t e = 0;
+      in >> e;
+      for (std::size_t k : rows.at(e)) {
+        std::vector<double> row;
+        in >> row;
+        if (row.size() != width) throw std::length_error("a shared row of the wrong width");
+        std::copy(row.begin(), row.end(), values.begin() + std::ptrdiff_t(k * width));
+      }
     }
   }
 }

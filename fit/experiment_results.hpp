@@ -39,4 +39,11 @@ bool solves_here(std::size_t index);
 // throw ranks::RanksStopped.
 void share_results(std::vector<ExperimentResult>& results, const std::vector<bool>& solved);
 
+// Per-measurement rows (`width` values a row, row k at k * width) that each rank filled for
+// its experiments (`solved[e]`, experiment e's rows in rows[e]) onto every rank, with the
+// failure of the lowest experiment that failed on any rank (`failed`: that experiment, or
+// rows.size() for none; `failure`: its message).
+void share_rows(std::vector<double>& values, std::size_t width, const std::vector<std::vector<std::size_t>>& rows,
+                const std::vector<bool>& solved, std::size_t& failed, std::string& failure);
+
 }  // namespace backsweep

@@ -13,6 +13,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -164,9 +165,11 @@ TEST_CASE("the acoustic inversion's three shots over 1 to 4 ranks: the c-field g
 
 TEST_CASE("fit over ranks: one start spreads its experiments, several spread the starts; results bitwise") {
   write_four_experiments(scratch());
-  for (const auto& [starts, split] : {std::pair{1, "experiments"}, std::pair{3, "starts"}}) {
+  // Standard errors (forward sensitivities) and profiled noise (forward solves) are spread too.
+  for (const auto& [starts, split, noise] :
+       {std::tuple{1, "experiments", "data"}, std::tuple{3, "starts", "data"}, std::tuple{1, "experiments", "estimate"}}) {
     const std::string arguments = "fit four.toml --json --set optimizer.starts=" + std::to_string(starts) +
-                                  " --set optimizer.max_iterations=15";
+                                  " --set optimizer.max_iterations=15 --set noise.sigma=" + noise;
     CAPTURE(arguments);
     const std::string alone = results(run(arguments), 0);
     for (int ranks : {2, 3}) {
