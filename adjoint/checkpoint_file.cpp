@@ -19,7 +19,7 @@ class CheckpointFile final : public SlotFile {
  public:
   CheckpointFile(std::filesystem::path path, std::size_t width)
       : path_(std::move(path)), ticket_(detail::remove_on_signal(path_.string())), bytes_(width * sizeof(double)) {
-    descriptor_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    descriptor_ = ::open(path_.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);  // never another's
     if (descriptor_ < 0) {
       const std::string why = std::strerror(errno);
       detail::release_on_signal(ticket_);

@@ -4,6 +4,7 @@
 
 #include "io/assembly/simulate_config.hpp"
 #include "io/config/config_error.hpp"
+#include "platform/rank_exchange.hpp"
 #include "platform/ranks.hpp"
 
 namespace backsweep::apps {
@@ -49,6 +50,11 @@ std::ostream& CommandIO::text() const {
 std::FILE* CommandIO::text_file() const {
   if (keep) return nowhere_file();
   return json ? stderr : stdout;
+}
+
+bool CommandIO::writes_outputs() const {
+  ranks::check_others();
+  return write_outputs;
 }
 
 void CommandIO::finish(nlohmann::json object) {

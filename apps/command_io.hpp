@@ -40,6 +40,10 @@ struct CommandIO {
   nlohmann::json results = {};      // kept: what --json prints
   std::vector<ResultArray> arrays = {};  // kept: fields and trajectories whole
 
+  // Where a command commits its outputs: every rank of an mpirun gets here first (one that
+  // failed stops the others here, before anything changes), and then whether this one
+  // writes them (rank 0).
+  bool writes_outputs() const;
   // Where the text for people goes.
   std::ostream& text() const;
   std::FILE* text_file() const;

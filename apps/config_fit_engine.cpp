@@ -100,8 +100,10 @@ class ModelFitEngine final : public FitEngine {
     fit_.adjoint_observer = std::move(observer);
   }
   void spread_experiments(bool spread) override { fit_.spread_experiments = spread; }
-  void run_experiments(std::function<void(std::size_t, const std::function<void(std::size_t)>&)> loop) override {
+  void run_experiments(std::function<void(std::size_t, const std::function<void(std::size_t)>&)> loop,
+                       std::size_t at_once) override {
     fit_.experiment_loop = std::move(loop);
+    fit_.experiments_at_once = at_once;
   }
 
  private:
@@ -121,7 +123,7 @@ std::unique_ptr<FitEngine> make_fit_engine(const FitConfig& config, const Scaled
   if (find_backend(config.simulate.backend)->parallel_runs)  // backend omp: experiments a thread each
     engine->run_experiments([](std::size_t count, const std::function<void(std::size_t)>& work) {
       for_each_member(count, true, work);
-    });
+    }, members_at_once());
   return engine;
 }
 

@@ -44,8 +44,9 @@ class FitEngine {
   virtual void observe_adjoint(std::function<void(std::size_t, double, const double*)> observer) = 0;
   // DataFit::spread_experiments: off for a start that runs on one rank of several.
   virtual void spread_experiments(bool spread) = 0;
-  // DataFit::experiment_loop: this rank's experiments at once (backend omp).
-  virtual void run_experiments(std::function<void(std::size_t, const std::function<void(std::size_t)>&)> loop) = 0;
+  // DataFit::experiment_loop: this rank's experiments, `at_once` at a time (backend omp).
+  virtual void run_experiments(std::function<void(std::size_t, const std::function<void(std::size_t)>&)> loop,
+                               std::size_t at_once) = 0;
 };
 
 std::unique_ptr<FitEngine> make_fit_engine(const FitConfig& config, const Scaled& scaled);

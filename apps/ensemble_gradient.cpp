@@ -111,7 +111,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
     std::cerr << "warning: " << failed << " of " << members << " members failed; member " << first_failure + 1
               << " (" << status_name(first_failure) << "): " << messages[first_failure] << '\n';
   warn_verdicts(out, std::cerr);
-  if (io.write_outputs) try {
+  if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     write_ensemble_hdf5(out, (outputs.staging() / "gradient.h5").string());
     commit_outputs(outputs, "gradient");

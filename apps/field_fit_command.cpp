@@ -85,7 +85,7 @@ int run_field_fit(const FitConfig& config, CommandIO& io) {
   print_estimated_sigma(config, fit.profiled_sigma(), io);
   const nlohmann::json parameter_fields = field_summaries_json(report, priors);
   print_field_summaries(report, parameter_fields, io);
-  if (io.write_outputs) try {
+  if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     write_fit_files(report, outputs.staging().string());
     write_field_fit_vtk(outputs.staging().string(), config, report, priors, gradients, std::move(adjoints));

@@ -42,7 +42,7 @@ int fit_model(const FitConfig& config, CommandIO& io) {
   for (std::size_t s = 0; s < config.optimizer.starts; ++s) {
     fits.push_back(fit->clone());
     fits.back()->spread_experiments(!spreads_starts(config.optimizer.starts));  // one or the other
-    if (config.optimizer.starts > 1) fits.back()->run_experiments(nullptr);  // the starts take the threads
+    if (config.optimizer.starts > 1) fits.back()->run_experiments(nullptr, 1);  // the starts take the threads
   }
   const StopRequest stop = this_threads_stop_request();  // Ctrl-C (the Python module), seen by every start
   const ParameterFit result = fit_parameters(
@@ -57,7 +57,9 @@ int fit_model(const FitConfig& config, CommandIO& io) {
           std::string& failure) { return !stop.requested() && fit->fisher(theta, information, predictions, failure); },
       scaled.parameters, scaled.lower, scaled.upper, config.optimizer, print_progress,
       [parallel](std::size_t count, const std::function<void(std::size_t)>& work) {
-        for_each_member(count, parallel, work);
+        // One start runs on this thread: its experiments take the threads, and its
+        // exchanges between ranks stay on the thread that started MPI.
+        for_each_member(count, parallel && count > 1, work);
       });
   stop.throw_if_requested();  // here, not in the starts: they may run on threads that must not throw
   if (result.failed_everywhere()) return all_starts_failed(config, fits);
@@ -83,7 +85,7 @@ int fit_model(const FitConfig& config, CommandIO& io) {
   print_parameters(report, true, io);
   print_estimated_sigma(config, fit->profiled_sigma(), io);
   warn_unless_converged(best);
-  if (io.write_outputs) try {
+  if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     write_fit_files(report, outputs.staging().string());
     commit_outputs(outputs, "fit");

@@ -69,7 +69,7 @@ int fit_gradient(const FitConfig& config, CommandIO& io) {
     if (io.keep)
       for (const NamedField& field : output.parameter_fields)
         io.keep_array("gradient/parameter_fields/" + field.name, output.grid_shape, field.values);
-    if (io.write_outputs) try {
+    if (io.writes_outputs()) try {
       OutputSet outputs(config.simulate.output_dir);
       write_gradient_hdf5(output, (outputs.staging() / "gradient.h5").string());
       commit_outputs(outputs, "gradient");

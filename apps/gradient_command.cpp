@@ -90,7 +90,7 @@ int run_gradient(const ConfigFile& file, CommandIO& io) {
     for (double t : recorder->missed())
       std::cerr << "warning: output time " << t << " is not on the gradient's step grid: no state or "
                 << "adjoint fields there (make it a multiple of solver.step)\n";
-  if (io.write_outputs) try {
+  if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     const std::string staging = outputs.staging().string();
     write_gradient_hdf5(record, staging + "/gradient.h5");

@@ -32,7 +32,7 @@ int run_lyapunov(ConfigFile file, CommandIO& io) {
     report_error(path, ": the run failed (", to_string(result.status), "): ", result.message);
     return kExitRunFailed;
   }
-  if (io.write_outputs) try {
+  if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     write_lyapunov_files({sim.model, std::string(sim.method.name()), config.options, result},
                          outputs.staging().string());

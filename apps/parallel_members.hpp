@@ -8,5 +8,7 @@
 namespace backsweep::apps {
 
 void for_each_member(std::size_t count, bool parallel, const std::function<void(std::size_t)>& work);
+// How many members run at once in parallel (OpenMP's threads; 1 in a build without it).
+std::size_t members_at_once();
 
 }  // namespace backsweep::apps

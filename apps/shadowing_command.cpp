@@ -170,7 +170,7 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
   for (std::size_t j = 0; j < out.parameter_names.size(); ++j)
     stream << "  d<J>/d" << out.parameter_names[j] << " = " << out.gradient[j] << " +- " << out.error[j] << '\n';
   warn_where_untrustworthy(out);
-  if (io.write_outputs) try {
+  if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     write_shadowing_hdf5(out, (outputs.staging() / "gradient.h5").string());
     commit_outputs(outputs, "gradient");

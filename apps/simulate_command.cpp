@@ -71,7 +71,7 @@ int run_simulate(const ConfigFile& file, CommandIO& io) {
   note_unreached_events(trajectory.events);
   const GridLayout* fields = config.fields();
   keep_trajectory_arrays(trajectory, io);
-  if (io.write_outputs) try {
+  if (io.writes_outputs()) try {
     OutputSet outputs(config.output_dir);
     write_trajectory_files(trajectory, outputs.staging().string());
     if (fields && config.vtk) write_state_fields(outputs.staging().string(), config, trajectory);

@@ -11,7 +11,7 @@
 #   bench/mpi_weak_scaling.sh BUILD_DIR [SHOTS] [N] [ROUNDS]
 set -euo pipefail
 build=$(realpath "$1")
-shots=${2:-6}
+shots=${2:-4}
 n=${3:-1024}
 rounds=${4:-3}
 here=$(realpath "$(dirname "$0")")

@@ -73,49 +73,55 @@ class DataFit {
     } else {
       for (double s : sigma_) constant += std::log(std::sqrt(2.0 * std::numbers::pi) * s);
     }
-    // Each experiment's gradient, here or on its rank; then their sum in experiment order.
-    std::vector<ExperimentResult> results(parameters_.size());
-    std::vector<bool> solved(parameters_.size(), false);
+    // The experiments in rounds: each rank (and each of its threads) solves one of a round,
+    // and every rank adds the round up in experiment order. Memory holds one round's
+    // gradients, and the sum is the one-process sum for any number of ranks and threads.
     const bool spread = spread_experiments && ranks::count() > 1 && !adjoint_observer;
-    std::vector<std::size_t> here;
-    for (std::size_t e = 0, index = 0; e < parameters_.size(); ++e)
-      if (!rows_[e].empty() && (!spread || solves_here(index++))) here.push_back(e);
-    if (experiment_loop && !adjoint_observer) {
-      std::vector<std::exception_ptr> thrown(here.size());
-      experiment_loop(here.size(), [&](std::size_t j) {
-        try {  // a thread may not throw: its exception is rethrown here
-          results[here[j]] = experiment_result(here[j], theta);
-        } catch (...) {
-          thrown[j] = std::current_exception();
-        }
-      });
-      for (const std::exception_ptr& exception : thrown)
-        if (exception) std::rethrow_exception(exception);
-      for (std::size_t e : here) solved[e] = true;
-    } else {
-      for (std::size_t e : here) {
-        results[e] = experiment_result(e, theta);
-        solved[e] = true;
-        if (results[e].failure) break;  // this rank's later experiments cannot count
-      }
-    }
-    if (spread) share_results(results, solved);
+    const bool threaded = experiment_loop && !adjoint_observer;
+    const std::size_t ranks_sharing = spread ? std::size_t(ranks::count()) : 1;
+    const std::size_t round = ranks_sharing * (threaded ? std::max<std::size_t>(experiments_at_once, 1) : 1);
+    std::vector<std::size_t> order;  // the experiments with measurements
+    for (std::size_t e = 0; e < parameters_.size(); ++e)
+      if (!rows_[e].empty()) order.push_back(e);
     double value = constant;
     monitors_.assign(parameters_.size(), std::nullopt);
-    for (std::size_t e = 0; e < parameters_.size(); ++e) {
-      if (rows_[e].empty()) continue;
-      ExperimentResult& result = results[e];
-      if (result.failure) {
-        last_failure_ = std::move(result.failure);
-        failure = describe_failure(*last_failure_);
-        if (result.refused) refused_ = std::move(result.refused);
-        if (!result.invalid_options.empty()) invalid_options_ = std::move(result.invalid_options);
-        return NAN;
+    for (std::size_t first = 0; first < order.size(); first += round) {
+      std::vector<ExperimentResult> results(std::min(round, order.size() - first));
+      std::vector<std::size_t> here;  // this rank's places in the round
+      for (std::size_t j = 0; j < results.size(); ++j)
+        if (j % ranks_sharing == std::size_t(ranks::rank()) || !spread) here.push_back(j);
+      const auto solve = [&](std::size_t i) {  // throws nothing: what it threw goes to every rank
+        ExperimentResult& result = results[here[i]];
+        try {
+          result = experiment_result(order[first + here[i]], theta);
+        } catch (const std::bad_alloc&) {
+          result.thrown_here = std::current_exception();
+          result.thrown = ExperimentResult::kOutOfMemory;
+        } catch (const std::exception& error) {
+          result.thrown_here = std::current_exception();
+          result.thrown = error.what();
+        }
+      };
+      if (threaded)
+        experiment_loop(here.size(), solve);
+      else
+        for (std::size_t i = 0; i < here.size(); ++i) solve(i);
+      if (spread) share_results(results, here);
+      for (std::size_t j = 0; j < results.size(); ++j) {
+        ExperimentResult& result = results[j];
+        result.rethrow();
+        if (result.failure) {
+          last_failure_ = std::move(result.failure);
+          failure = describe_failure(*last_failure_);
+          if (result.refused) refused_ = std::move(result.refused);
+          if (!result.invalid_options.empty()) invalid_options_ = std::move(result.invalid_options);
+          return NAN;
+        }
+        value += result.value;
+        monitors_[order[first + j]] = std::move(result.monitor);
+        for (std::size_t i = 0; i < estimated_.size(); ++i)
+          gradient[i] += result.dJ_dp[i] * estimated_[i].slope(theta[i]);
       }
-      value += result.value;
-      monitors_[e] = std::move(result.monitor);
-      for (std::size_t i = 0; i < estimated_.size(); ++i)
-        gradient[i] += result.dJ_dp[i] * estimated_[i].slope(theta[i]);
     }
     return value;
   }
@@ -127,6 +133,7 @@ class DataFit {
   // j < count, in any order or at once (backend omp: a thread each). Each experiment's
   // result is that of a run alone, and they are added in order, so the sum is the same.
   std::function<void(std::size_t, const std::function<void(std::size_t)>&)> experiment_loop;
+  std::size_t experiments_at_once = 1;  // how many experiment_loop runs at once (its threads)
 
   // F = sum_k (1/sigma_k^2) grad h_k grad h_kᵀ in scaled space, from the forward
   // sensitivities of the states along each estimated parameter; also the predictions h_k.
@@ -235,15 +242,36 @@ class DataFit {
     const bool spread = spread_experiments && ranks::count() > 1;
     std::vector<bool> solved(parameters_.size(), false);
     std::size_t failed = parameters_.size();
+    ExperimentResult thrown;  // what a solve here threw, for every rank to throw
     for (std::size_t e = 0, index = 0; e < parameters_.size(); ++e) {
       if (rows_[e].empty() || (spread && !solves_here(index++))) continue;
       solved[e] = true;
-      if (!solve(e)) {
+      bool solved_ok = false;
+      try {
+        solved_ok = solve(e);
+      } catch (const std::bad_alloc&) {
+        if (!spread) throw;
+        thrown.thrown = ExperimentResult::kOutOfMemory;
+        thrown.thrown_here = std::current_exception();
+      } catch (const std::exception& error) {
+        if (!spread) throw;
+        thrown.thrown = error.what();
+        thrown.thrown_here = std::current_exception();
+      }
+      if (!solved_ok) {
         failed = e;
+        if (thrown.thrown_here) failure = thrown.thrown;
         break;
       }
     }
-    if (spread) share_rows(values, width, rows_, solved, failed, failure);
+    const std::size_t failed_here = failed;
+    if (spread && share_rows(values, width, rows_, solved, failed, failure, bool(thrown.thrown_here))) {
+      if (failed != failed_here) {  // another rank's exception
+        thrown.thrown_here = nullptr;
+        thrown.thrown = failure;
+      }
+      thrown.rethrow();
+    }
     return failed == parameters_.size();
   }
 

@@ -1,6 +1,7 @@
 #include "fit/experiment_results.hpp"
 
 #include <algorithm>
+#include <new>
 #include <stdexcept>
 
 #include "platform/byte_pack.hpp"
@@ -68,30 +69,35 @@ ByteUnpacker& operator>>(ByteUnpacker& in, OptionRefusal& refusal) { return in >
 
 bool solves_here(std::size_t index) { return index % std::size_t(ranks::count()) == std::size_t(ranks::rank()); }
 
-void share_results(std::vector<ExperimentResult>& results, const std::vector<bool>& solved) {
+void ExperimentResult::rethrow() const {
+  if (thrown_here) std::rethrow_exception(thrown_here);
+  if (thrown == kOutOfMemory) throw std::bad_alloc();
+  if (!thrown.empty()) throw std::runtime_error(thrown);
+}
+
+void share_results(std::vector<ExperimentResult>& results, const std::vector<std::size_t>& here) {
   BytePacker out;
-  for (std::size_t e = 0; e < results.size(); ++e) {
-    if (!solved[e]) continue;
-    const ExperimentResult& r = results[e];
-    out << e << r.value << r.dJ_dp << r.monitor << r.failure << r.refused << r.invalid_options;
+  for (std::size_t j : here) {
+    const ExperimentResult& r = results[j];
+    out << j << r.value << r.dJ_dp << r.monitor << r.failure << r.refused << r.invalid_options << r.thrown;
   }
   const std::vector<std::string> parts = ranks::exchange(out.bytes());
   for (std::size_t rank = 0; rank < parts.size(); ++rank) {
     if (int(rank) == ranks::rank()) continue;
     ByteUnpacker in(parts[rank]);
     while (!in.done()) {
-      std::size_t e = 0;
-      in >> e;
-      ExperimentResult& r = results.at(e);
-      in >> r.value >> r.dJ_dp >> r.monitor >> r.failure >> r.refused >> r.invalid_options;
+      std::size_t j = 0;
+      in >> j;
+      ExperimentResult& r = results.at(j);
+      in >> r.value >> r.dJ_dp >> r.monitor >> r.failure >> r.refused >> r.invalid_options >> r.thrown;
     }
   }
 }
 
-void share_rows(std::vector<double>& values, std::size_t width, const std::vector<std::vector<std::size_t>>& rows,
-                const std::vector<bool>& solved, std::size_t& failed, std::string& failure) {
+bool share_rows(std::vector<double>& values, std::size_t width, const std::vector<std::vector<std::size_t>>& rows,
+                const std::vector<bool>& solved, std::size_t& failed, std::string& failure, bool threw) {
   BytePacker out;
-  out << failed << (failed < rows.size() ? failure : std::string());
+  out << failed << (failed < rows.size() ? failure : std::string()) << threw;
   for (std::size_t e = 0; e < rows.size(); ++e) {
     if (!solved[e]) continue;
     out << e;
@@ -104,10 +110,12 @@ void share_rows(std::vector<double>& values, std::size_t width, const std::vecto
     ByteUnpacker in(parts[rank]);
     std::size_t their_failed = 0;
     std::string their_failure;
-    in >> their_failed >> their_failure;
+    bool they_threw = false;
+    in >> their_failed >> their_failure >> they_threw;
     if (their_failed < failed) {
       failed = their_failed;
       failure = their_failure;
+      threw = they_threw;
     }
     while (!in.done()) {
       std::size_t e = 0;
@@ -120,6 +128,7 @@ void share_rows(std::vector<double>& values, std::size_t width, const std::vecto
       }
     }
   }
+  return threw;
 }
 
 }  // namespace backsweep

@@ -4,6 +4,7 @@
 // as a run alone does, so that the misfit and gradient are bitwise those of one process
 // for any number of ranks.
 #include <cstddef>
+#include <exception>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,21 +30,30 @@ struct ExperimentResult {
   std::optional<FitSolveFailure> failure;
   std::optional<OptionRefusal> refused;
   std::string invalid_options;
+  // What the solve threw: its message (kOutOfMemory for std::bad_alloc), and on the rank
+  // that solved it the exception itself.
+  std::string thrown;
+  std::exception_ptr thrown_here;
+  static constexpr const char* kOutOfMemory = "out of memory";
+  // Throws what the solve threw: the exception itself where it was thrown, else one with
+  // its message (std::bad_alloc for memory), so that every rank throws alike.
+  void rethrow() const;
 };
 
 // The rank that solves the experiment that is `index`-th among those with measurements.
 bool solves_here(std::size_t index);
 
-// Every rank's results in place on every rank, as their ranks computed them: `solved[e]`
-// says whether this rank filled results[e]. A rank that has stopped the run makes this
-// throw ranks::RanksStopped.
-void share_results(std::vector<ExperimentResult>& results, const std::vector<bool>& solved);
+// Every rank's results in place on every rank, as their ranks computed them: this rank
+// filled results[j] for j in `here`. A rank that has stopped the run makes this throw
+// ranks::RanksStopped.
+void share_results(std::vector<ExperimentResult>& results, const std::vector<std::size_t>& here);
 
 // Per-measurement rows (`width` values a row, row k at k * width) that each rank filled for
 // its experiments (`solved[e]`, experiment e's rows in rows[e]) onto every rank, with the
 // failure of the lowest experiment that failed on any rank (`failed`: that experiment, or
-// rows.size() for none; `failure`: its message).
-void share_rows(std::vector<double>& values, std::size_t width, const std::vector<std::vector<std::size_t>>& rows,
-                const std::vector<bool>& solved, std::size_t& failed, std::string& failure);
+// rows.size() for none; `failure`: its message). Returns whether that failure was an
+// exception (`threw`: this rank's was).
+bool share_rows(std::vector<double>& values, std::size_t width, const std::vector<std::vector<std::size_t>>& rows,
+                const std::vector<bool>& solved, std::size_t& failed, std::string& failure, bool threw);
 
 }  // namespace backsweep

@@ -38,6 +38,7 @@ class BytePacker {
 class ByteUnpacker {
  public:
   explicit ByteUnpacker(const std::string& bytes) : bytes_(bytes) {}
+  explicit ByteUnpacker(std::string&&) = delete;  // it reads the string in place
   template <class T>
     requires std::is_trivially_copyable_v<T>
   ByteUnpacker& operator>>(T& value) {

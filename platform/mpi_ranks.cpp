@@ -2,6 +2,7 @@
 // runs alone as before, and the Python module, which never opens a Session, has one rank.
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 #include <stdexcept>
@@ -32,6 +33,7 @@ Session::Session(int& argc, char**& argv) {
   int provided = 0;  // the rank's own threads (OpenMP) call no MPI
   check(MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided), "MPI_Init_thread");
   started = true;
+  if (provided < MPI_THREAD_FUNNELED) throw std::runtime_error("MPI: this MPI library cannot run beside threads");
 }
 
 Session::~Session() {
@@ -53,25 +55,27 @@ int count() {
 
 std::vector<std::string> all_gather(const std::string& bytes) {
   if (!started) return {bytes};
-  const int size = count();
-  if (bytes.size() > std::size_t(std::numeric_limits<int>::max()))
-    throw std::length_error("a rank's message exceeds 2 GiB");
-  const int mine = int(bytes.size());
-  std::vector<int> sizes(static_cast<std::size_t>(size), 0), offsets(static_cast<std::size_t>(size), 0);
-  check(MPI_Allgather(&mine, 1, MPI_INT, sizes.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
-  std::size_t total = 0;
-  for (int r = 0; r < size; ++r) {
-    if (total > std::size_t(std::numeric_limits<int>::max())) throw std::length_error("an exchange exceeds 2 GiB");
-    offsets[std::size_t(r)] = int(total);
-    total += std::size_t(sizes[std::size_t(r)]);
+  const auto size = static_cast<std::size_t>(count());
+  // Every rank's length first, so that every rank finds a message too long for MPI's int
+  // counts alike (and throws alike) before the exchange itself.
+  const long long mine = static_cast<long long>(bytes.size());
+  std::vector<long long> lengths(size, 0);
+  check(MPI_Allgather(&mine, 1, MPI_LONG_LONG, lengths.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD), "MPI_Allgather");
+  std::vector<int> sizes(size, 0), offsets(size, 0);
+  long long total = 0;
+  for (std::size_t r = 0; r < size; ++r) {
+    offsets[r] = int(std::min<long long>(total, std::numeric_limits<int>::max()));
+    sizes[r] = int(std::min<long long>(lengths[r], std::numeric_limits<int>::max()));
+    total += lengths[r];
   }
-  std::string all(total, '\0');
-  check(MPI_Allgatherv(bytes.data(), mine, MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE,
+  if (total > std::numeric_limits<int>::max()) throw std::length_error("an exchange between ranks exceeds 2 GiB");
+  std::string all(static_cast<std::size_t>(total), '\0');
+  check(MPI_Allgatherv(bytes.data(), int(mine), MPI_BYTE, all.data(), sizes.data(), offsets.data(), MPI_BYTE,
                        MPI_COMM_WORLD),
         "MPI_Allgatherv");
   std::vector<std::string> parts;
-  for (int r = 0; r < size; ++r) parts.push_back(all.substr(std::size_t(offsets[std::size_t(r)]),
-                                                            std::size_t(sizes[std::size_t(r)])));
+  for (std::size_t r = 0; r < size; ++r)
+    parts.push_back(all.substr(std::size_t(offsets[r]), std::size_t(sizes[r])));
   return parts;
 }
 

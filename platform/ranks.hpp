@@ -2,8 +2,9 @@
 // The processes of one run: the ranks of an MPI launcher (mpirun), or this process alone.
 // Only platform/mpi_ranks.cpp knows MPI; a build without it (platform/ranks.cpp), or a run
 // started without a launcher, has one rank and every exchange is local. The commands
-// exchange whole messages through all_gather, so that a rank that stopped (apps/
-// rank_agreement.hpp) is seen by the others at their next exchange rather than hanging them.
+// exchange whole messages through all_gather, so that a rank that stopped
+// (platform/rank_exchange.hpp) is seen by the others at their next exchange rather than
+// hanging them.
 #include <string>
 #include <vector>
 
