@@ -100,6 +100,9 @@ class DataFit {
         } catch (const std::exception& error) {
           result.thrown_here = std::current_exception();
           result.thrown = error.what();
+        } catch (...) {  // RunInterrupted (Ctrl-C in the Python module), which no thread may let out
+          result.thrown_here = std::current_exception();
+          result.thrown = "the run was stopped";
         }
       };
       if (threaded)
