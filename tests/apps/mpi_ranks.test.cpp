@@ -260,6 +260,13 @@ std::map<std::string, std::string> files_in(const fs::path& folder) {
   return files;
 }
 
+// `arguments` on two ranks, rank 1 under a 700 MB address-space limit.
+CliRun with_rank_1_limited(const std::string& arguments) {
+  return run_cli(arguments + " : -np 1 sh -c \"ulimit -v 700000; exec " + std::string(BACKSWEEP_CLI) + " " +
+                     arguments + "\"",
+                 scratch(), mpirun(1));
+}
+
 }  // namespace
 
 TEST_CASE("a rank out of memory, or killed, ends every rank; the earlier output set stays whole") {
@@ -268,11 +275,9 @@ TEST_CASE("a rank out of memory, or killed, ends every rank; the earlier output 
   REQUIRE(run("gradient fwi_fit.toml", 2).exit_code == 0);
   const std::map<std::string, std::string> earlier = files_in(scratch() / "out");
   const std::string program = std::string(BACKSWEEP_CLI);
-  // Rank 1 keeps every step (store_all) under a 700 MB address-space limit: it runs out.
+  // Rank 1 keeps every step (store_all) under its limit: it runs out.
   const std::string store_all = " gradient fwi_fit.toml --set time.end=100.0 --set checkpointing.schedule='\"store_all\"'";
-  const CliRun out_of_memory =
-      run_cli(store_all + " : -np 1 sh -c \"ulimit -v 700000; exec " + program + " " + store_all + "\"", scratch(),
-              mpirun(1));
+  const CliRun out_of_memory = with_rank_1_limited(store_all);
   CHECK(out_of_memory.exit_code == 1);
   CHECK(error_lines(out_of_memory.err) == 1);
   CHECK(out_of_memory.err.find("error: out of memory") != std::string::npos);  // the shot's, thrown by every rank
@@ -284,14 +289,11 @@ TEST_CASE("a rank out of memory, or killed, ends every rank; the earlier output 
   REQUIRE(run("gradient gray_scott.toml", 2).exit_code == 0);
   const std::map<std::string, std::string> before = files_in(scratch() / "out");
   const std::string replicated = " gradient gray_scott.toml --set time.end=2000.0 --set checkpointing.schedule='\"store_all\"'";
-  const CliRun replicated_out_of_memory =
-      run_cli(replicated + " : -np 1 sh -c \"ulimit -v 700000; exec " + program + " " + replicated + "\"", scratch(),
-              mpirun(1));
+  const CliRun replicated_out_of_memory = with_rank_1_limited(replicated);
   CHECK(replicated_out_of_memory.exit_code == 1);
   CHECK(error_lines(replicated_out_of_memory.err) == 1);
   CHECK(replicated_out_of_memory.err.find("error: rank 1: out of memory") != std::string::npos);
   CHECK(files_in(scratch() / "out") == before);
-  const std::map<std::string, std::string> before_kill = files_in(scratch() / "out");
 
   // Rank 1 (told apart by a step written differently) is killed once it runs: mpirun ends
   // rank 0, whose signal handlers remove what it had staged.
@@ -305,5 +307,5 @@ TEST_CASE("a rank out of memory, or killed, ends every rank; the earlier output 
   const int status = std::stoi(slurp(scratch() / "killed.rc"));
   CHECK(status == 128 + 9);  // mpirun's own code for a rank killed by SIGKILL, not ours to set
   fs::remove(scratch() / "killed.rc");
-  CHECK(files_in(scratch() / "out") == before_kill);  // no staging folder or checkpoint file left either
+  CHECK(files_in(scratch() / "out") == before);  // no staging folder or checkpoint file left either
 }
