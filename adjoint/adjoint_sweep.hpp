@@ -38,8 +38,9 @@ class AdjointSweep {
     std::stable_sort(observations_.begin(), observations_.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     next_observation_ = observations_.size();
-    // The probe evaluates the model on host vectors (an algebra of its own is future work).
-    if constexpr (std::is_same_v<T, double> && host_vectors<A>)
+    // The probe evaluates the model on host vectors (an algebra of its own is future work),
+    // with norms of the whole state.
+    if constexpr (std::is_same_v<T, double> && host_vectors<A> && !split_over_ranks<A>)
       if (problem.method.family == Method::Family::explicit_rk)
         stiffness_.emplace(stepper.model(), real_stability_limit(*problem.method.tableau));
   }

@@ -159,7 +159,7 @@ class GrowthMonitor {
   // Adds x's components to a histogram row; returns ||x||^2.
   template <Algebra A, class T>
   static double bin_magnitudes(std::size_t n, const T* x, std::size_t* row) {
-    if constexpr (host_vectors<A> && std::is_same_v<T, double>)
+    if constexpr (host_vectors<A> && !split_over_ranks<A> && std::is_same_v<T, double>)  // (its norm is x's alone)
       if (n >= kLongVector) return detail::bin_long_vector(n, x, row);
     count_bins<A>(n, BinMagnitude<T>{x, binades_on<A>()}, MagnitudeHistograms::kBins, row);
     return squared_norm<A>(n, x);

@@ -3,6 +3,7 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "apps/backend_gradient.hpp"
 #include "apps/config_problem.hpp"
+#include "apps/grid_split_gradient.hpp"
 #if BACKSWEEP_CUDA_BUILT
 #include "apps/cuda_gradient.hpp"
 #endif
@@ -17,6 +18,7 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
   const SimulateConfig& sim = config.simulate;
   if (config.mode == GradientMode::tangent)
     return config_tangent_gradient(config, monitor, y0, p, observers, progress);
+  if (splits_grid(config)) return split_grid_gradient(config, monitor, y0, p, observers, progress);
   if (sim.backend == "omp" && (sim.fields() || sim.expression_model))
     return omp_gradient(config, monitor, y0, p, observers, progress);
 #if BACKSWEEP_CUDA_BUILT

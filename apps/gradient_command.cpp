@@ -9,6 +9,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/fit_command.hpp"
 #include "apps/gradient_report.hpp"
+#include "apps/grid_split_gradient.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
 #include "apps/progress_display.hpp"
@@ -16,6 +17,7 @@
 #include "apps/run_record.hpp"
 #include "apps/shadowing_command.hpp"
 #include "platform/output_set.hpp"
+#include "platform/ranks.hpp"
 #include "solvers/context.hpp"
 
 namespace backsweep::apps {
@@ -40,6 +42,7 @@ int run_gradient(const ConfigFile& file, CommandIO& io) {
                                        (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
   if (config.ensemble) return run_ensemble_gradient(config, config_path, monitor, io);
   if (config.shadowing) return run_shadowing_gradient(config, config_path, io);
+  if (splits_grid(config)) io.split = "grid";  // blocks of planes, a rank each
 
   // On a grid with [output] vtk: the states and the adjoint fields at the field times,
   // from the gradient's own sweeps.
@@ -94,7 +97,9 @@ int run_gradient(const ConfigFile& file, CommandIO& io) {
     OutputSet outputs(sim.output_dir);
     const std::string staging = outputs.staging().string();
     write_gradient_hdf5(record, staging + "/gradient.h5");
-    if (recorder) write_gradient_vtk(staging, sim.fields()->grid(), *recorder, record, sim.integrate.t0);
+    if (recorder)
+      write_gradient_vtk(staging, sim.fields()->grid(), *recorder, record, sim.integrate.t0,
+                         splits_grid(config) ? ranks::count() : 1);
     commit_outputs(outputs, "gradient");
   } catch (const std::exception& error) {
     report_error(error.what());

@@ -85,14 +85,14 @@ nlohmann::json gradient_json(const GradientOutput& record) {
 }
 
 void write_gradient_vtk(const std::string& folder, const Grid& grid, const FieldRecorder& recorder,
-                        const GradientOutput& record, double t0) {
-  write_vtk_series(folder, "states", grid, recorder.states());
+                        const GradientOutput& record, double t0, int pieces) {
+  write_vtk_series(folder, "states", grid, recorder.states(), pieces);
   if (const auto adjoints = recorder.adjoints(); !adjoints.empty())  // adjoint mode, our steppers
-    write_vtk_series(folder, "adjoint", grid, adjoints);
+    write_vtk_series(folder, "adjoint", grid, adjoints, pieces);
   FieldSnapshot gradient_fields{t0, renamed(record.initial_fields, initial_gradient_name)};
   for (NamedField& field : renamed(record.parameter_fields, gradient_name))
     gradient_fields.fields.push_back(std::move(field));
-  write_vtk_series(folder, "gradient", grid, {gradient_fields});
+  write_vtk_series(folder, "gradient", grid, {gradient_fields}, pieces);
 }
 
 }  // namespace backsweep::apps

@@ -31,8 +31,9 @@ void keep_gradient_arrays(const GradientOutput& record, CommandIO& io);
 nlohmann::json gradient_json(const GradientOutput& record);
 
 // states.pvd and adjoint.pvd from the recorder (adjoint.pvd where there were adjoint
-// fields), gradient.pvd from the record, into `folder`.
+// fields), gradient.pvd from the record, into `folder`; in `pieces` pieces a time for a
+// grid split over that many ranks.
 void write_gradient_vtk(const std::string& folder, const Grid& grid, const FieldRecorder& recorder,
-                        const GradientOutput& record, double t0);
+                        const GradientOutput& record, double t0, int pieces = 1);
 
 }  // namespace backsweep::apps

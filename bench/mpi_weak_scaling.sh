@@ -3,7 +3,11 @@
 #  - shots: the acoustic inversion (examples/fwi_fit.toml, 48 x 48, run to t = 12 so that
 #    a shot outweighs the process's start) with SHOTS shots a rank, `gradient` on 1 rank (SHOTS shots) and on 2 ranks (2 SHOTS shots): the
 #    efficiency is t(1 rank) / t(2 ranks), 1 when twice the work takes the same time;
-#  - the ceiling a grid split over 2 ranks would meet: Gray–Scott's gradient on an N x N
+#  - a grid split over ranks: Gray–Scott's gradient on N x N points a rank
+#    (bench/grid_blocks.bench.cpp, RK4, revolve in 8 slots), on 1 rank (N x N) and on 2
+#    (2N x N, a block each): the efficiency in time a point a step, and the halo
+#    exchange's share of the gradient;
+#  - the ceiling such a split meets here: Gray–Scott's gradient on an N x N
 #    grid (bench/gray_scott_toml.sh), one process alone against two at once, one thread
 #    each, revolve in 8 slots: the memory bandwidth the two cores share, whatever the
 #    halo exchange costs.
@@ -62,3 +66,10 @@ for round in $(seq "$rounds"); do
 done
 t1=$(echo $one | best) t2=$(echo $two | best) g1=$(echo $alone | best) g2=$(echo $pair | best)
 python3 -c "print(f'weak scaling 1 -> 2 ranks: shots {$t1 / $t2:.2f}; grid ceiling (two processes sharing the memory bandwidth) {$g1 / $g2:.2f}')"
+blocks="$build/bench/bench_grid_blocks"
+b1=$(mpirun -np 1 "$blocks" "$n" "$n" 40 "$rounds")
+b2=$(mpirun --oversubscribe -np 2 "$blocks" "$n" "$n" 40 "$rounds")
+echo "$b1"
+echo "$b2"
+s1=$(echo "$b1" | sed 's/.*steps: \([0-9.]*\) s.*/\1/') s2=$(echo "$b2" | sed 's/.*steps: \([0-9.]*\) s.*/\1/')
+python3 -c "print(f'grid split over 1 -> 2 ranks: weak-scaling efficiency {$s1 / $s2:.2f}')"

@@ -79,4 +79,17 @@ std::vector<std::string> all_gather(const std::string& bytes) {
   return parts;
 }
 
+void send_receive(const void* send, int to, void* receive, int from, std::size_t bytes) {
+  if (!started) return;  // one rank has no neighbours
+  if (bytes > std::size_t(std::numeric_limits<int>::max())) throw std::length_error("a plane exceeds 2 GiB");
+  check(MPI_Sendrecv(send, int(bytes), MPI_BYTE, to < 0 ? MPI_PROC_NULL : to, 0, receive, int(bytes), MPI_BYTE,
+                     from < 0 ? MPI_PROC_NULL : from, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE),
+        "MPI_Sendrecv");
+}
+
+void abort(int code) {
+  if (started) MPI_Abort(MPI_COMM_WORLD, code);
+  std::exit(code);
+}
+
 }  // namespace backsweep::ranks

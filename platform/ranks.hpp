@@ -5,6 +5,7 @@
 // exchange whole messages through all_gather, so that a rank that stopped
 // (platform/rank_exchange.hpp) is seen by the others at their next exchange rather than
 // hanging them.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,14 @@ inline bool is_root() { return rank() == 0; }
 
 // Every rank's bytes, in rank order, on every rank; each rank must call it in the same order.
 std::vector<std::string> all_gather(const std::string& bytes);
+
+// Sends `bytes` bytes at `send` to rank `to` while receiving as many from rank `from` into
+// `receive`; a rank of -1 is none (nothing sent, or nothing received). Neighbours of a grid
+// block (models/grid_block.hpp) swap their edge planes through it.
+void send_receive(const void* send, int to, void* receive, int from, std::size_t bytes);
+
+// Ends every rank at once, with `code` (MPI_Abort): for a rank that cannot go on where the
+// others wait on it in a halo exchange. Alone, exits with `code`.
+[[noreturn]] void abort(int code);
 
 }  // namespace backsweep::ranks

@@ -21,6 +21,10 @@
 //                                                 host code may use in place: Newton's linear
 //                                                 solves, SUNDIALS, the stiffness probe, a
 //                                                 state kept on the stack, pages mapped ahead
+//   static constexpr bool split_over_ranks = true;  its vectors hold one rank's block of
+//                                                 the state (solvers/rank_algebra.hpp), so
+//                                                 host code that sums a vector itself (the
+//                                                 stiffness probe) would see a block only
 // What runs only there asks host_vectors<A>, never which algebra it has.
 #include <concepts>
 #include <cstddef>
@@ -130,6 +134,12 @@ inline constexpr bool runs_in_calling_thread = [] {
 template <class A>
 inline constexpr bool host_vectors = [] {
   if constexpr (requires { A::host_vectors; }) return bool(A::host_vectors);
+  else return false;
+}();
+
+template <class A>
+inline constexpr bool split_over_ranks = [] {
+  if constexpr (requires { A::split_over_ranks; }) return bool(A::split_over_ranks);
   else return false;
 }();
 

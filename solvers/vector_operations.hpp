@@ -195,10 +195,14 @@ BACKSWEEP_HOST_DEVICE double squared_norm(std::size_t n, const T* x) {
 BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
 BACKSWEEP_HOST_DEVICE std::size_t first_non_finite(std::size_t n, const T* x) {
-  if constexpr (host_vectors<A> && std::is_same_v<T, double>)
-    if (n >= kLongVector) return all_finite(n, x) ? n : A::first_index(n, detail::NotFinite<T>{x});
-  if (std::isfinite(A::sum(n, detail::Value<T>{x})) && !is_dual_v<T>) return n;
-  return A::first_index(n, detail::NotFinite<T>{x});
+  if constexpr (requires { A::first_non_finite(n, x); }) {
+    return A::first_non_finite(n, x);  // an algebra's own scan (solvers/rank_algebra.hpp)
+  } else {
+    if constexpr (host_vectors<A> && std::is_same_v<T, double>)
+      if (n >= kLongVector) return all_finite(n, x) ? n : A::first_index(n, detail::NotFinite<T>{x});
+    if (std::isfinite(A::sum(n, detail::Value<T>{x})) && !is_dual_v<T>) return n;
+    return A::first_index(n, detail::NotFinite<T>{x});
+  }
 }
 
 // sqrt(mean_i (error_i / (atol + rtol max(|y_i|, |y_next_i|)))^2), the weighted RMS norm

@@ -1,5 +1,6 @@
 #include "models/builtin/gray_scott.hpp"
 
+#include <algorithm>
 #include <cstdint>
 #include <fstream>
 
@@ -59,51 +60,83 @@ struct StreamOut {
 // Built twice, for baseline x86-64 and for AVX2 (at 512^2 the kernels run 1.5 times as
 // fast).
 BACKSWEEP_AVX2_CLONE
-void gray_scott_rates(const Grid& grid, const double* y, const double* p, double* dydt) {
-  if (!streams(4 * sizeof(double) * grid.points())) return GrayScott::rates(grid, y, p, dydt);
-  GrayScott::rates(grid, y, p, dydt, StreamOut{});
+void gray_scott_rates(const Grid& grid, const PlaneRange<double, 2>& planes, const double* y, const double* p,
+                      double* dydt) {
+  if (!streams(4 * sizeof(double) * planes.count * plane_points(grid)))
+    return GrayScott::rates(grid, planes, y, p, dydt);
+  GrayScott::rates(grid, planes, y, p, dydt, StreamOut{});
   StreamOut::fence();
+}
+
+void gray_scott_rates(const Grid& grid, const double* y, const double* p, double* dydt) {
+  gray_scott_rates(grid, all_planes<double, 2>(grid), y, p, dydt);
+}
+
+namespace {
+
+// The VJP over a block's planes; row_sum(row, sums) takes each x row's four dJ/dp sums in
+// order.
+template <class RowSum>
+void vjp_rows(const Grid& grid, const PlaneRange<double, 2>& lambda_planes,
+                      const double* y, const double* p, const double* lambda, double* vjp_y,
+                      RowSum&& row_sum) {
+  const std::size_t n = lambda_planes.count * plane_points(grid), nx = grid.size(grid.axes() - 1);
+  const bool stream = streams(6 * sizeof(double) * n);
+  const double d1 = p[0], d2 = p[1], gamma = p[2], decay = p[2] + p[3];
+  double sums[4] = {0, 0, 0, 0};  // the row's
+  double buffer[2][kLaplacianBlock];
+  for_each_laplacian_block<2, double>(
+      grid, lambda_planes, {lambda, lambda + n},
+      [&](std::size_t first, std::size_t count, const std::array<const double*, 2>& lap) {
+        const double* __restrict u = y + first;
+        const double* __restrict v = y + n + first;
+        const double* __restrict lu = lambda + first;
+        const double* __restrict lv = lambda + n + first;
+        double* __restrict vjp_u = stream ? buffer[0] : vjp_y + first;
+        double* __restrict vjp_v = stream ? buffer[1] : vjp_y + n + first;
+        double dd1 = sums[0], dd2 = sums[1], dgamma = sums[2], dkappa = sums[3];
+        // Summed in lanes: the order is fixed by the build, so every call agrees bitwise.
+#pragma omp simd reduction(+ : dd1, dd2, dgamma, dkappa)
+        for (std::size_t j = 0; j < count; ++j) {
+          const double vv = v[j] * v[j], uv2 = 2.0 * u[j] * v[j];
+          vjp_u[j] = d1 * lap[0][j] - lu[j] * (vv + gamma) + lv[j] * vv;
+          vjp_v[j] = d2 * lap[1][j] + (lv[j] - lu[j]) * uv2 - lv[j] * decay;
+          dd1 += u[j] * lap[0][j];
+          dd2 += v[j] * lap[1][j];
+          dgamma += lu[j] * (1.0 - u[j]) - lv[j] * v[j];
+          dkappa -= lv[j] * v[j];
+        }
+        sums[0] = dd1, sums[1] = dd2, sums[2] = dgamma, sums[3] = dkappa;
+        if (stream) {
+          StreamOut{}(vjp_y + first, vjp_u, count);
+          StreamOut{}(vjp_y + n + first, vjp_v, count);
+        }
+        if ((first + count) % nx == 0) {  // the row's end
+          row_sum(first / nx, sums);
+          sums[0] = sums[1] = sums[2] = sums[3] = 0.0;
+        }
+      });
+  if (stream) StreamOut::fence();
+}
+
+}  // namespace
+
+BACKSWEEP_AVX2_CLONE
+void gray_scott_vjp(const Grid& grid, const PlaneRange<double, 2>& lambda_planes, const double* y, const double* p,
+                    const double* lambda, double* vjp_y, double* row_sums) {
+  vjp_rows(grid, lambda_planes, y, p, lambda, vjp_y, [&](std::size_t row, const double* sums) {
+    if (row_sums) std::copy(sums, sums + 4, row_sums + 4 * row);
+  });
 }
 
 BACKSWEEP_AVX2_CLONE
 void gray_scott_vjp(const Grid& grid, const double* y, const double* p, const double* lambda, double* vjp_y,
                     double* vjp_p) {
-  const std::size_t n = grid.points();
-  const bool stream = streams(6 * sizeof(double) * n);
-  const double d1 = p[0], d2 = p[1], gamma = p[2], decay = p[2] + p[3];
-  double dd1 = 0, dd2 = 0, dgamma = 0, dkappa = 0;
-  double buffer[2][kLaplacianBlock];
-  for_each_laplacian_block<2, double>(grid, {lambda, lambda + n}, [&](std::size_t first, std::size_t count,
-                                                                      const std::array<const double*, 2>& lap) {
-    const double* __restrict u = y + first;
-    const double* __restrict v = y + n + first;
-    const double* __restrict lu = lambda + first;
-    const double* __restrict lv = lambda + n + first;
-    double* __restrict vjp_u = stream ? buffer[0] : vjp_y + first;
-    double* __restrict vjp_v = stream ? buffer[1] : vjp_y + n + first;
-    // Summed in lanes: the order is fixed by the build, so every call agrees bitwise.
-#pragma omp simd reduction(+ : dd1, dd2, dgamma, dkappa)
-    for (std::size_t j = 0; j < count; ++j) {
-      const double vv = v[j] * v[j], uv2 = 2.0 * u[j] * v[j];
-      vjp_u[j] = d1 * lap[0][j] - lu[j] * (vv + gamma) + lv[j] * vv;
-      vjp_v[j] = d2 * lap[1][j] + (lv[j] - lu[j]) * uv2 - lv[j] * decay;
-      dd1 += u[j] * lap[0][j];
-      dd2 += v[j] * lap[1][j];
-      dgamma += lu[j] * (1.0 - u[j]) - lv[j] * v[j];
-      dkappa -= lv[j] * v[j];
-    }
-    if (stream) {
-      StreamOut{}(vjp_y + first, vjp_u, count);
-      StreamOut{}(vjp_y + n + first, vjp_v, count);
-    }
+  double total[4] = {0, 0, 0, 0};
+  vjp_rows(grid, all_planes<double, 2>(grid), y, p, lambda, vjp_y, [&](std::size_t, const double* sums) {
+    for (int j = 0; j < 4; ++j) total[j] += sums[j];
   });
-  if (stream) StreamOut::fence();
-  if (vjp_p) {
-    vjp_p[0] = dd1;
-    vjp_p[1] = dd2;
-    vjp_p[2] = dgamma;
-    vjp_p[3] = dkappa;
-  }
+  if (vjp_p) std::copy(total, total + 4, vjp_p);
 }
 
 }  // namespace backsweep::models

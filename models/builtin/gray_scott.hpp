@@ -24,10 +24,19 @@ namespace backsweep::models {
 
 // The double kernels (gray_scott.cpp), built for baseline x86-64 and for AVX2, chosen when
 // the program starts. Each point's arithmetic is the same in both (no fused multiply-add),
-// so the fields are bitwise the same; dJ/dp's lane sums follow the vector width.
+// so the fields are bitwise the same; dJ/dp's lane sums follow the vector width. dJ/dp is
+// summed row by row (x rows) and the rows' sums added in the grid's order, so a grid split
+// into blocks (models/grid_block.hpp) adds the same numbers in the same order.
 void gray_scott_rates(const Grid& grid, const double* y, const double* p, double* dydt);
 void gray_scott_vjp(const Grid& grid, const double* y, const double* p, const double* lambda, double* vjp_y,
                     double* vjp_p);
+// The same over a block's planes (its own points; ghost planes of u and v for the rates, of
+// the adjoints for the VJP). The VJP gives each row's four sums, row after row, in
+// `row_sums`, for the caller to add in the whole grid's order.
+void gray_scott_rates(const Grid& grid, const PlaneRange<double, 2>& planes, const double* y, const double* p,
+                      double* dydt);
+void gray_scott_vjp(const Grid& grid, const PlaneRange<double, 2>& lambda_planes, const double* y, const double* p,
+                    const double* lambda, double* vjp_y, double* row_sums);
 
 class GrayScott {
  public:
@@ -62,13 +71,20 @@ class GrayScott {
   // (streaming stores on fields too large to stay in cache).
   template <class T, class Out = std::nullptr_t>
   static void rates(const Grid& grid, const T* y, const T* p, T* dydt, Out out = nullptr) {
-    const std::size_t n = grid.points();
+    rates(grid, all_planes<T, 2>(grid), y, p, dydt, out);
+  }
+  // Over a block's planes: y and dydt hold the block's points, u's and v's ghost planes in
+  // `planes`.
+  template <class T, class Out = std::nullptr_t>
+  static void rates(const Grid& grid, const PlaneRange<T, 2>& planes, const T* y, const T* p, T* dydt,
+                    Out out = nullptr) {
+    const std::size_t n = planes.count * plane_points(grid);
     const T* u = y;
     const T* v = y + n;
     const T d1 = p[0], d2 = p[1], gamma = p[2], decay = p[2] + p[3];
     T buffer[2][std::is_same_v<Out, std::nullptr_t> ? 1 : kLaplacianBlock];
-    for_each_laplacian_block<2, T>(grid, {u, v}, [&](std::size_t first, std::size_t count,
-                                                     const std::array<const T*, 2>& lap) {
+    for_each_laplacian_block<2, T>(grid, planes, {u, v}, [&](std::size_t first, std::size_t count,
+                                                             const std::array<const T*, 2>& lap) {
       const T* __restrict ub = u + first;
       const T* __restrict vb = v + first;
       T* __restrict du = std::is_same_v<Out, std::nullptr_t> ? dydt + first : buffer[0];

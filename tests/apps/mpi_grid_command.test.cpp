@@ -1,0 +1,93 @@
+// `mpirun -np N backsweep gradient` on a grid kernel's config (issue 32): the grid split
+// into blocks of planes, a rank each, gives the gradient of one process without mpirun bit
+// for bit (the objective, dJ/dy0 and dJ/dp in gradient.h5) for 1 to 4 ranks, 2-D
+// Gray–Scott (periodic planes) and 3-D heat with a conductivity field (Dirichlet planes),
+// under store_all, revolve and two-level (disk) checkpointing; the run says it split the
+// grid, and ParaView's fields come out whole.
+#include <doctest/doctest.h>
+#include <hdf5.h>
+
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "tests/apps/run_cli.hpp"
+#include "tests/h5_read.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path scratch() { return scratch_folder("mpi_grid_command"); }
+
+std::string mpirun(int ranks) {
+  return "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_btl_vader_single_copy_mechanism=none " +
+         std::string(BACKSWEEP_MPIEXEC) + " --oversubscribe -np " + std::to_string(ranks) + " ";
+}
+
+// The gradient gradient.h5 holds, as bytes: the objective and each dataset named.
+std::string gradient_bits(const std::vector<std::string>& datasets) {
+  const hid_t file = H5Fopen((scratch() / "out" / "gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  REQUIRE(file >= 0);
+  double objective = 0.0;
+  const hid_t attribute = H5Aopen(file, "objective", H5P_DEFAULT);
+  CHECK(H5Aread(attribute, H5T_NATIVE_DOUBLE, &objective) >= 0);
+  H5Aclose(attribute);
+  std::string bits(reinterpret_cast<const char*>(&objective), sizeof objective);
+  for (const std::string& name : datasets) {
+    const std::vector<double> values = read_dataset(file, name.c_str());
+    CHECK(!values.empty());
+    bits.append(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(double));
+  }
+  H5Fclose(file);
+  return bits;
+}
+
+void check_split_over_ranks(const std::string& config, const std::vector<std::string>& datasets) {
+  for (const char* schedule : {"", " --set checkpointing.schedule='\"revolve\"' --set checkpointing.slots=3",
+                               " --set checkpointing.schedule='\"two_level\"' --set checkpointing.slots=2 "
+                               "--set checkpointing.disk='\"20KiB\"'"}) {
+    const std::string arguments = "gradient " + config + " --json" + schedule;
+    CAPTURE(arguments);
+    const CliRun alone = run_cli(arguments, scratch());
+    INFO(alone.err);
+    REQUIRE(alone.exit_code == 0);
+    const std::string expected = gradient_bits(datasets);
+    for (int ranks = 1; ranks <= 4; ++ranks) {
+      CAPTURE(ranks);
+      const CliRun split = run_cli(arguments, scratch(), mpirun(ranks));
+      INFO(split.err);
+      REQUIRE(split.exit_code == 0);
+      const nlohmann::json json = nlohmann::json::parse(split.out);
+      CHECK(json["ranks"] == ranks);
+      if (ranks > 1) CHECK(json["split"] == "grid");
+      CHECK(gradient_bits(datasets) == expected);
+    }
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a grid split over 1 to 4 ranks: Gray–Scott 2-D and heat 3-D with k, the gradient bitwise the run alone's") {
+  std::ofstream(scratch() / "gray_scott.toml")
+      << "[grid]\nshape = [24, 20]\nextent = [2.5, 2.5]\nboundary = [\"periodic\", \"neumann\"]\n"
+         "[model]\nname = \"gray_scott\"\n[parameters]\nD1 = 8e-3\nD2 = 4e-3\n"
+         "[initial]\nv = \"0.25*exp(-((x-1.2)^2 + (y-1.4)^2)/0.1)\"\nu = \"1 - 2*v\"\n"
+         "[time]\nend = 8.0\n[solver]\nmethod = \"rk4\"\nstep = 0.2\n"
+         "[objective]\nterminal = \"u[17, 5] + v[3, 9]^2\"\n[output]\ndir = \"out\"\n";
+  check_split_over_ranks("gray_scott.toml", {"gradient/initial/u", "gradient/initial/v", "gradient/parameters"});
+
+  std::ofstream(scratch() / "heat.toml")
+      << "[grid]\nshape = [9, 6, 5]\nextent = [1.0, 1.0, 1.0]\n"
+         "boundary = [\"dirichlet\", \"neumann\", \"periodic\"]\n"
+         "[model]\nname = \"heat\"\n[parameters]\nk = \"1 + 0.3*x*y - 0.2*z\"\n"
+         "[initial]\nu = \"sin(3*x) * y + z\"\n"
+         "[time]\nend = 0.06\n[solver]\nmethod = \"rk4\"\nstep = 1e-3\n"
+         "[objective]\nterminal = \"u[6, 2, 3]^2 + u[1, 4, 0]\"\n[output]\ndir = \"out\"\n";
+  check_split_over_ranks("heat.toml", {"gradient/initial/u", "gradient/parameter_fields/k"});
+}
