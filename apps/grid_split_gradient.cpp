@@ -105,30 +105,56 @@ std::size_t whole_component(const BlockLayout& layout, std::size_t component) {
          component % m;
 }
 
-// Whether every rank's run succeeded; where one failed, every rank takes the first
-// failure (its NaN numbered on the whole grid), so all report it alike.
+// Whether every rank's run succeeded; where any failed, every rank takes one failure, the
+// NaN with the least component of the whole state where there are NaNs (the one a run
+// alone names: ranks see them at the same step), so all report it alike.
 bool every_rank_succeeded(GradientResult<double>& result, const BlockLayout& layout) {
   BytePacker mine;
-  const auto& nonfinite = result.diagnostics.nonfinite;
+  const auto& nonfinite = RankAlgebra::found_elsewhere() ? std::nullopt : result.diagnostics.nonfinite;
   mine << int(result.status) << result.message << bool(nonfinite);
   if (nonfinite)
     mine << nonfinite->phase << nonfinite->step << whole_component(layout, nonfinite->component) << nonfinite->time
          << nonfinite->after << nonfinite->cause;
+  bool succeeded = true;
   for (const std::string& bytes : ranks::all_gather(mine.bytes())) {
     ByteUnpacker theirs(bytes);
     int status = 0;
+    std::string message;
     bool found = false;
-    theirs >> status >> result.message >> found;
+    theirs >> status >> message >> found;
     if (IntegrateStatus(status) == IntegrateStatus::success && !found) continue;
+    NonFinite where;
+    if (found) theirs >> where.phase >> where.step >> where.component >> where.time >> where.after >> where.cause;
+    const auto& kept = result.diagnostics.nonfinite;
+    if (!succeeded && (!found || (kept && kept->component <= where.component))) continue;
+    succeeded = false;
     result.status = IntegrateStatus(status);
+    result.message = message;
     result.diagnostics.nonfinite.reset();
-    if (found) {
-      NonFinite& where = result.diagnostics.nonfinite.emplace();
-      theirs >> where.phase >> where.step >> where.component >> where.time >> where.after >> where.cause;
-    }
-    return false;
+    if (found) result.diagnostics.nonfinite = where;
   }
-  return true;
+  return succeeded;
+}
+
+// The monitor's report of the whole grid: its norms are the grid's already (RankAlgebra);
+// each rank binned its own block's components, so the bins are added over ranks, and a
+// parameter field's gradient norm is each block's part of it.
+void merge_monitor(GrowthReport& report, const BlockLayout& layout) {
+  BytePacker mine;
+  mine << report.histograms.counts << report.gradient_norm;
+  std::vector<std::size_t> counts(report.histograms.counts.size(), 0);
+  std::vector<double> squares(report.gradient_norm.size(), 0.0);
+  for (const std::string& bytes : ranks::all_gather(mine.bytes())) {
+    std::vector<std::size_t> their_counts;
+    std::vector<double> their_norms;
+    ByteUnpacker(bytes) >> their_counts >> their_norms;
+    for (std::size_t k = 0; k < counts.size() && k < their_counts.size(); ++k) counts[k] += their_counts[k];
+    for (std::size_t k = 0; k < squares.size() && k < their_norms.size(); ++k)
+      squares[k] += their_norms[k] * their_norms[k];
+  }
+  report.histograms.counts = counts;
+  if (layout.scalars == 0 && layout.parameter_fields > 0)  // else dJ/dp's scalars: every rank's alike
+    for (std::size_t k = 0; k < squares.size(); ++k) report.gradient_norm[k] = std::sqrt(squares[k]);
 }
 
 // Whether store_all would hold more than this machine: the largest block's records times
@@ -184,6 +210,7 @@ GradientResult<double> run_blocks(const GradientConfig& config, const Blocked& m
     checkpoints.disk_slots = std::size_t(checkpoints.disk / (largest * sizeof(double)));
     checkpoints.disk = 0;
   }
+  RankAlgebra::found_elsewhere() = false;
   try {
     result = gradient<double, RankAlgebra>(problem, problem.y0, problem.p, checkpoints);
   } catch (const std::exception& error) {
@@ -194,6 +221,7 @@ GradientResult<double> run_blocks(const GradientConfig& config, const Blocked& m
     ranks::abort(1);
   }
   if (!every_rank_succeeded(result, layout)) return result;
+  if (result.diagnostics.monitor) merge_monitor(*result.diagnostics.monitor, layout);
   result.dJ_dy0 = layout.whole_state(result.dJ_dy0.data());
   result.dJ_dp = layout.whole_parameters(result.dJ_dp.data());
   return result;

@@ -35,7 +35,7 @@ struct RankAlgebra : CpuAlgebra {
   }
 
   // The least i with predicate(i) on this rank; where another rank found one and this
-  // one did not, 0: every rank stops alike.
+  // one did not, 0 (every rank stops alike) and found_elsewhere() says so.
   template <class Predicate>
   static std::size_t first_index(std::size_t n, Predicate&& predicate) {
     return agreed(n, CpuAlgebra::first_index(n, predicate));
@@ -46,12 +46,21 @@ struct RankAlgebra : CpuAlgebra {
     return agreed(n, backsweep::first_non_finite<CpuAlgebra>(n, x));
   }
 
+  // Whether the last scan stopped this rank for what another found: its index is no NaN.
+  static bool& found_elsewhere() {
+    thread_local bool elsewhere = false;
+    return elsewhere;
+  }
+
  private:
   static std::size_t agreed(std::size_t n, std::size_t mine) {
+    found_elsewhere() = false;
     if (ranks::count() == 1) return mine;
     bool any = false;
     for (const std::string& found : ranks::all_gather(std::string(1, mine < n ? '1' : '0'))) any |= found == "1";
-    return mine < n || !any ? mine : 0;
+    if (mine < n || !any) return mine;
+    found_elsewhere() = true;
+    return 0;
   }
 };
 

@@ -2,8 +2,9 @@
 // into blocks of planes, a rank each, gives the gradient of one process without mpirun bit
 // for bit (the objective, dJ/dy0 and dJ/dp in gradient.h5) for 1 to 4 ranks, 2-D
 // Gray–Scott (periodic planes) and 3-D heat with a conductivity field (Dirichlet planes),
-// under store_all, revolve and two-level (disk) checkpointing; the run says it split the
-// grid, and ParaView's fields come out whole.
+// under store_all, revolve and two-level (disk) checkpointing, the growth monitor's
+// histograms too; the run says it split the grid. A split run that blows up names the NaN
+// the run alone names, once.
 #include <doctest/doctest.h>
 #include <hdf5.h>
 
@@ -11,6 +12,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -71,16 +73,28 @@ void check_split_over_ranks(const std::string& config, const std::vector<std::st
   }
 }
 
+// The "error:" lines of a run's stderr.
+std::vector<std::string> error_lines(const std::string& err) {
+  std::vector<std::string> errors;
+  std::istringstream lines(err);
+  for (std::string line; std::getline(lines, line);)
+    if (line.starts_with("error:")) errors.push_back(line);
+  return errors;
+}
+
+const char* const kGrayScott =
+    "[grid]\nshape = [24, 20]\nextent = [2.5, 2.5]\nboundary = [\"periodic\", \"neumann\"]\n"
+    "[model]\nname = \"gray_scott\"\n[parameters]\nD1 = 8e-3\nD2 = 4e-3\n"
+    "[initial]\nv = \"0.25*exp(-((x-1.2)^2 + (y-1.4)^2)/0.1)\"\nu = \"1 - 2*v\"\n"
+    "[time]\nend = 8.0\n[solver]\nmethod = \"rk4\"\nstep = 0.2\n"
+    "[objective]\nterminal = \"u[17, 5] + v[3, 9]^2\"\n[output]\ndir = \"out\"\n";
+
 }  // namespace
 
 TEST_CASE("a grid split over 1 to 4 ranks: Gray–Scott 2-D and heat 3-D with k, the gradient bitwise the run alone's") {
-  std::ofstream(scratch() / "gray_scott.toml")
-      << "[grid]\nshape = [24, 20]\nextent = [2.5, 2.5]\nboundary = [\"periodic\", \"neumann\"]\n"
-         "[model]\nname = \"gray_scott\"\n[parameters]\nD1 = 8e-3\nD2 = 4e-3\n"
-         "[initial]\nv = \"0.25*exp(-((x-1.2)^2 + (y-1.4)^2)/0.1)\"\nu = \"1 - 2*v\"\n"
-         "[time]\nend = 8.0\n[solver]\nmethod = \"rk4\"\nstep = 0.2\n"
-         "[objective]\nterminal = \"u[17, 5] + v[3, 9]^2\"\n[output]\ndir = \"out\"\n";
-  check_split_over_ranks("gray_scott.toml", {"gradient/initial/u", "gradient/initial/v", "gradient/parameters"});
+  std::ofstream(scratch() / "gray_scott.toml") << kGrayScott;
+  check_split_over_ranks(
+      "gray_scott.toml", {"gradient/initial/u", "gradient/initial/v", "gradient/parameters", "monitor/histograms/counts"});
 
   std::ofstream(scratch() / "heat.toml")
       << "[grid]\nshape = [9, 6, 5]\nextent = [1.0, 1.0, 1.0]\n"
@@ -89,5 +103,23 @@ TEST_CASE("a grid split over 1 to 4 ranks: Gray–Scott 2-D and heat 3-D with k,
          "[initial]\nu = \"sin(3*x) * y + z\"\n"
          "[time]\nend = 0.06\n[solver]\nmethod = \"rk4\"\nstep = 1e-3\n"
          "[objective]\nterminal = \"u[6, 2, 3]^2 + u[1, 4, 0]\"\n[output]\ndir = \"out\"\n";
-  check_split_over_ranks("heat.toml", {"gradient/initial/u", "gradient/parameter_fields/k"});
+  check_split_over_ranks(
+      "heat.toml", {"gradient/initial/u", "gradient/parameter_fields/k", "monitor/histograms/counts"});
+}
+
+TEST_CASE("a split run that blows up fails on every rank, naming the NaN the run alone names, once") {
+  std::ofstream(scratch() / "gray_scott.toml") << kGrayScott;
+  // u grows where the feed runs backwards, until u v^2 overflows (past rank 0's block).
+  const std::string arguments = "gradient gray_scott.toml --set time.end=200.0 --set parameters.gamma=-5.0";
+  const CliRun alone = run_cli(arguments, scratch());
+  REQUIRE(alone.exit_code == 1);
+  const std::vector<std::string> expected = error_lines(alone.err);
+  REQUIRE(expected.size() == 1);
+  CHECK(expected[0].find("non_finite_state") != std::string::npos);
+  for (int ranks : {2, 3, 4}) {
+    CAPTURE(ranks);
+    const CliRun split = run_cli(arguments, scratch(), mpirun(ranks));
+    CHECK(split.exit_code == 1);
+    CHECK(error_lines(split.err) == expected);
+  }
 }
