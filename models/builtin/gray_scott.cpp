@@ -77,9 +77,8 @@ namespace {
 // The VJP over a block's planes; row_sum(row, sums) takes each x row's four dJ/dp sums in
 // order.
 template <class RowSum>
-void vjp_rows(const Grid& grid, const PlaneRange<double, 2>& lambda_planes,
-                      const double* y, const double* p, const double* lambda, double* vjp_y,
-                      RowSum&& row_sum) {
+void vjp_rows(const Grid& grid, const PlaneRange<double, 2>& lambda_planes, const double* y, const double* p,
+              const double* lambda, double* vjp_y, RowSum&& row_sum) {
   const std::size_t n = lambda_planes.count * plane_points(grid), nx = grid.size(grid.axes() - 1);
   const bool stream = streams(6 * sizeof(double) * n);
   const double d1 = p[0], d2 = p[1], gamma = p[2], decay = p[2] + p[3];
