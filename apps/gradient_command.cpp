@@ -42,7 +42,9 @@ int run_gradient(const ConfigFile& file, CommandIO& io) {
                                        (sim.integrate.t1 - sim.integrate.t0) * k / 10.0);
   if (config.ensemble) return run_ensemble_gradient(config, config_path, monitor, io);
   if (config.shadowing) return run_shadowing_gradient(config, config_path, io);
-  if (splits_grid(config)) io.split = "grid";  // blocks of planes, a rank each
+  // A grid split into blocks of planes, a rank each, writes a VTK piece a block.
+  const int pieces = splits_grid(config) ? ranks::count() : 1;
+  if (pieces > 1) io.split = "grid";
 
   // On a grid with [output] vtk: the states and the adjoint fields at the field times,
   // from the gradient's own sweeps.
@@ -98,8 +100,7 @@ int run_gradient(const ConfigFile& file, CommandIO& io) {
     const std::string staging = outputs.staging().string();
     write_gradient_hdf5(record, staging + "/gradient.h5");
     if (recorder)
-      write_gradient_vtk(staging, sim.fields()->grid(), *recorder, record, sim.integrate.t0,
-                         splits_grid(config) ? ranks::count() : 1);
+      write_gradient_vtk(staging, sim.fields()->grid(), *recorder, record, sim.integrate.t0, pieces);
     commit_outputs(outputs, "gradient");
   } catch (const std::exception& error) {
     report_error(error.what());

@@ -44,6 +44,8 @@ struct BlockLayout {
     return whole;
   }
   std::size_t whole_parameter_size() const { return scalars + parameter_fields * block.grid().points(); }
+  // The state's values on the largest block (rank 0's, which takes any extra plane).
+  std::size_t largest_state() const { return GridBlock(block.grid(), 0, ranks::count()).points() * fields; }
 };
 
 // A config term (its value and gradient) on the whole state and parameters, gathered from
@@ -167,8 +169,7 @@ std::optional<OptionRefusal> store_all_refusal(const GradientConfig& config, con
                          (checkpoints.schedule == Schedule::automatic && !checkpoints.memory && !checkpoints.disk);
   if (!store_all || !checkpoints.machine_memory) return std::nullopt;
   const double steps = std::ceil((sim.integrate.t1 - sim.integrate.t0) / sim.integrate.step * (1 - 1e-12));
-  const double largest = double(GridBlock(layout.block.grid(), 0, ranks::count()).points() * layout.fields);
-  const double bytes = steps * (largest * double(sim.method.tableau->stages) * sizeof(double) + 16.0) *
+  const double bytes = steps * (double(layout.largest_state()) * double(sim.method.tableau->stages) * sizeof(double) + 16.0) *
                        double(ranks::count());
   if (bytes <= double(checkpoints.machine_memory)) return std::nullopt;
   return OptionRefusal{checkpoints.schedule == Schedule::store_all ? "schedule" : "memory",
@@ -206,8 +207,7 @@ GradientResult<double> run_blocks(const GradientConfig& config, const Blocked& m
   CheckpointOptions checkpoints = config.checkpointing.options;
   checkpoints.machine_memory = 0;
   if (checkpoints.disk && !checkpoints.disk_slots) {
-    const std::size_t largest = GridBlock(layout.block.grid(), 0, ranks::count()).points() * layout.fields;
-    checkpoints.disk_slots = std::size_t(checkpoints.disk / (largest * sizeof(double)));
+    checkpoints.disk_slots = std::size_t(checkpoints.disk / (layout.largest_state() * sizeof(double)));
     checkpoints.disk = 0;
   }
   RankAlgebra::found_elsewhere() = false;

@@ -6,13 +6,15 @@
 #include <string>
 #include <utility>
 
+#include "models/grid_laplacian.hpp"
+
 namespace backsweep {
 
 GridBlock::GridBlock(Grid grid, int rank, int count) : grid_(std::move(grid)), count_(count) {
   const std::size_t ranks = std::size_t(count);
   if (count > 1 && grid_.axes() == 1)
     throw std::invalid_argument("a 1-D grid is not split over ranks (its one axis is x); run it alone");
-  plane_points_ = grid_.axes() > 1 ? grid_.stride(0) : grid_.points();
+  plane_points_ = backsweep::plane_points(grid_);
   const std::size_t total = grid_.points() / plane_points_, r = std::size_t(rank);
   if (total < ranks)
     throw std::invalid_argument("a grid of " + std::to_string(total) + " planes cannot be split over " +
@@ -49,23 +51,19 @@ void GridBlock::take_part(const double* whole, std::size_t fields, double* mine)
   for (std::size_t k = 0; k < fields; ++k) std::copy_n(whole + k * n + begin, m, mine + k * m);
 }
 
-std::vector<double> GridBlock::fold_rows(const std::vector<double>& row_sums, std::size_t per_row) const {
-  std::vector<double> total(per_row, 0.0);
+void GridBlock::fold_rows(const std::vector<double>& row_sums, std::size_t per_row, double* total) const {
+  std::fill_n(total, per_row, 0.0);
   const auto add = [&](const double* sums, std::size_t count) {
     for (std::size_t i = 0; i < count; i += per_row)
       for (std::size_t j = 0; j < per_row; ++j) total[j] += sums[i + j];
   };
-  if (count_ == 1) {
-    add(row_sums.data(), row_sums.size());
-    return total;
-  }
+  if (count_ == 1) return add(row_sums.data(), row_sums.size());
   const std::string mine(reinterpret_cast<const char*>(row_sums.data()), row_sums.size() * sizeof(double));
   for (const std::string& theirs : ranks::all_gather(mine)) {  // in rank order: the planes' order
     std::vector<double> sums(theirs.size() / sizeof(double));
     std::memcpy(sums.data(), theirs.data(), theirs.size());
     add(sums.data(), sums.size());
   }
-  return total;
 }
 
 }  // namespace backsweep

@@ -64,8 +64,9 @@ class GridBlock {
   void take_part(const double* whole, std::size_t fields, double* mine) const;
 
   // `per_row` sums for each x row of this block, row after row, added up over the whole
-  // grid's rows in order: the same numbers on every rank, bitwise those of the grid alone.
-  std::vector<double> fold_rows(const std::vector<double>& row_sums, std::size_t per_row) const;
+  // grid's rows in order into total[0, per_row): the same numbers on every rank, bitwise
+  // those of the grid alone.
+  void fold_rows(const std::vector<double>& row_sums, std::size_t per_row, double* total) const;
 
  private:
   Grid grid_;

@@ -47,11 +47,11 @@ struct ImageGeometry {
   }
 };
 
-Planes all_planes(const Grid& grid) { return {0, grid.axes() > 1 ? grid.size(0) : 1}; }
+Planes all_planes(const Grid& grid) { return {0, GridBlock(grid, 0, 1).planes()}; }
 
 void write_vti(const fs::path& path, const Grid& grid, const std::vector<NamedField>& fields, Planes planes) {
   const ImageGeometry geometry(grid, planes);
-  const std::size_t plane = grid.axes() > 1 ? grid.stride(0) : grid.points(), begin = planes.first * plane,
+  const std::size_t plane = GridBlock(grid, 0, 1).plane_points(), begin = planes.first * plane,
                     points = (planes.end - planes.first) * plane;
   vtkNew<vtkImageData> image;
   image->SetExtent(const_cast<int*>(geometry.extent));

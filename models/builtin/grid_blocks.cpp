@@ -9,9 +9,7 @@ void BlockedGrayScott::vjp(double, const double* y, const double* p, const doubl
   const Grid& grid = block_.grid();
   row_sums_.resize(4 * block_.points() / grid.size(grid.axes() - 1));
   gray_scott_vjp(grid, planes_of(lambda, ghosts_), y, p, lambda, vjp_y, row_sums_.data());
-  if (!vjp_p) return;
-  const std::vector<double> total = block_.fold_rows(row_sums_, 4);
-  std::copy(total.begin(), total.end(), vjp_p);
+  if (vjp_p) block_.fold_rows(row_sums_, 4, vjp_p);
 }
 
 BlockedHeat::BlockedHeat(GridBlock block) : block_(std::move(block)), axes_(block_.grid().stencil_axes()) {
