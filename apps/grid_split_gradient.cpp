@@ -2,15 +2,16 @@
 
 #include <algorithm>
 #include <cmath>
-#include <iostream>
 #include <optional>
 #include <string>
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "adjoint/discrete_adjoint.hpp"
 #include "apps/field_outputs.hpp"
+#include "apps/rank_output.hpp"
 #include "io/assembly/config_objective.hpp"
 #include "models/builtin/grid_blocks.hpp"
+#include "models/equations_block.hpp"
 #include "platform/byte_pack.hpp"
 #include "platform/ranks.hpp"
 #include "solvers/rank_algebra.hpp"
@@ -213,12 +214,8 @@ GradientResult<double> run_blocks(const GradientConfig& config, const Blocked& m
   RankAlgebra::found_elsewhere() = false;
   try {
     result = gradient<double, RankAlgebra>(problem, problem.y0, problem.p, checkpoints);
-  } catch (const std::exception& error) {
-    // The others wait on this rank in a halo exchange: nothing but ending them all is left.
-    std::cerr << "error: " << error.what() << '\n';
-    ranks::abort(1);
   } catch (...) {
-    ranks::abort(1);
+    abort_every_rank(std::current_exception());  // the others wait on this rank in a halo exchange
   }
   if (!every_rank_succeeded(result, layout)) return result;
   if (result.diagnostics.monitor) merge_monitor(*result.diagnostics.monitor, layout);
@@ -231,13 +228,19 @@ GradientResult<double> run_blocks(const GradientConfig& config, const Blocked& m
 
 bool splits_grid(const GradientConfig& config) {
   const SimulateConfig& sim = config.simulate;
-  const auto& kernel = sim.grid_kernel;
-  if (ranks::count() < 2 || !kernel || (kernel->name != "gray_scott" && kernel->name != "heat")) return false;
+  if (ranks::count() < 2 || !sim.layout || sim.layout->grid().axes() < 2) return false;
+  std::size_t planes = 1;  // each rank's least: the ghost planes equations' blocks exchange
+  if (const auto& kernel = sim.grid_kernel) {
+    if (kernel->name != "gray_scott" && kernel->name != "heat") return false;
+  } else if (const auto& equations = sim.expression_model; equations && equations->compiled()) {
+    planes = models::BlockedEquations::kGhostPlanes;
+  } else {
+    return false;
+  }
   if (config.ensemble || config.shadowing) return false;  // their members run a rank each
-  const Grid& grid = kernel->layout.grid();
   const CheckpointOptions& checkpoints = config.checkpointing.options;
   const bool counted = checkpoints.slots || !checkpoints.memory;
-  return grid.axes() > 1 && grid.size(0) >= std::size_t(ranks::count()) && sim.backend == "cpu" &&
+  return sim.layout->grid().size(0) >= planes * std::size_t(ranks::count()) && sim.backend == "cpu" &&
          config.mode == GradientMode::adjoint && sim.method.family == Method::Family::explicit_rk &&
          sim.integrate.step > 0.0 && counted && !config.integral && !sim.integrate.events &&
          std::none_of(sim.initial_expressions.begin(), sim.initial_expressions.end(),
@@ -247,14 +250,17 @@ bool splits_grid(const GradientConfig& config) {
 GradientResult<double> split_grid_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                            const std::vector<double>& y0, const std::vector<double>& p,
                                            const GradientObservers& observers, RunProgress* progress) {
-  const models::GridKernel& kernel = *config.simulate.grid_kernel;
-  const GridLayout& grid_layout = kernel.layout;
+  const SimulateConfig& sim = config.simulate;
+  const GridLayout& grid_layout = *sim.layout;
   const GridBlock block(grid_layout.grid(), ranks::rank(), ranks::count());
   const BlockLayout layout{block, grid_layout.fields().size(), grid_layout.scalar_parameters(),
                            grid_layout.parameter_fields().size()};
-  if (kernel.name == "gray_scott")
-    return run_blocks(config, models::BlockedGrayScott(block), layout, monitor, y0, p, observers, progress);
-  return run_blocks(config, models::BlockedHeat(block), layout, monitor, y0, p, observers, progress);
+  const auto run = [&](const auto& model) {
+    return run_blocks(config, model, layout, monitor, y0, p, observers, progress);
+  };
+  if (!sim.grid_kernel) return run(models::BlockedEquations(*sim.expression_model, block));
+  if (sim.grid_kernel->name == "gray_scott") return run(models::BlockedGrayScott(block));
+  return run(models::BlockedHeat(block));
 }
 
 }  // namespace backsweep::apps

@@ -136,8 +136,7 @@ int main(int argc, char** argv) {
       followed = true;  // the rank that stopped says why
       return stopped.code;
     } catch (const std::bad_alloc&) {
-      report_error("out of memory: the run needs more than this machine can give it (fewer steps or points, a "
-                   "checkpoint budget such as [checkpointing] memory = \"1GiB\", or [time] output_step)");
+      report_error(kOutOfMemory);
       return kExitRunFailed;
     } catch (const std::exception& error) {
       report_error(error.what());

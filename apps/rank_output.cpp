@@ -1,7 +1,10 @@
 #include "apps/rank_output.hpp"
 
+#include <unistd.h>
+
 #include <cstdio>
 #include <iostream>
+#include <new>
 #include <string>
 
 #include "apps/error_report.hpp"
@@ -27,6 +30,8 @@ std::string first_error(const std::string& text) {
   return "failed";
 }
 
+int started_stderr = -1;  // a copy of stderr as the rank started, where RankOutput took it
+
 }  // namespace
 
 RankOutput::RankOutput() {
@@ -34,6 +39,7 @@ RankOutput::RankOutput() {
   static Discard discard;
   cout_ = std::cout.rdbuf(&discard);
   cerr_ = std::cerr.rdbuf(errors_.rdbuf());
+  if (started_stderr < 0) started_stderr = ::dup(STDERR_FILENO);
   (void)std::freopen("/dev/null", "w", stdout);
   (void)std::freopen("/dev/null", "w", stderr);
 }
@@ -49,6 +55,25 @@ int RankOutput::end(int code, bool followed) {
   if (ranks::is_root() && ending.code != 0 && ending.rank != 0)
     report_error("rank ", ending.rank, ": ", first_error(ending.message));  // also what --json reports
   return ending.code;
+}
+
+void abort_every_rank(const std::exception_ptr& error) {
+  std::string message = "failed";
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::bad_alloc&) {
+    message = kOutOfMemory;
+  } catch (const std::exception& e) {
+    message = e.what();
+  } catch (...) {
+  }
+  if (ranks::is_root()) {
+    report_error(message);
+  } else if (started_stderr >= 0) {
+    const std::string line = "error: rank " + std::to_string(ranks::rank()) + ": " + message + "\n";
+    (void)!::write(started_stderr, line.data(), line.size());
+  }
+  ranks::abort(1);
 }
 
 }  // namespace backsweep::apps

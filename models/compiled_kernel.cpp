@@ -30,13 +30,28 @@ CompiledFieldKernel::CompiledFieldKernel(const FieldEquations& fields, const det
   for (std::size_t a = 0; a < grid.axes(); ++a) {
     for (std::size_t i = 0; i < grid.size(a); ++i) coordinates_[a].push_back(grid.coordinate(a, i));
     const GridAxis& x = axes.axis[a];
-    call_.axis[a] = {long(x.size), long(x.stride), int(x.boundary), x.inverse_h2, x.half_inverse_h,
-                     coordinates_[a].data()};
+    call_.axis[a] = {long(x.size), long(x.stride), int(x.boundary), x.inverse_h2, x.half_inverse_h, nullptr};
   }
 }
 
-void CompiledFieldKernel::rhs(double t, const double* y, const double* p, double* dydt) const {
+kernel_abi::bs_grid_call CompiledFieldKernel::call() const {
   kernel_abi::bs_grid_call call = call_;
+  for (int a = 0; a < call.axes; ++a) call.axis[a].coordinate = coordinates_[std::size_t(a)].data();
+  return call;
+}
+
+CompiledFieldKernel CompiledFieldKernel::on_planes(std::size_t first, std::size_t count) const {
+  CompiledFieldKernel planes = *this;
+  const std::vector<double>& whole = coordinates_[0];
+  planes.coordinates_[0].resize(count);
+  for (std::size_t i = 0; i < count; ++i) planes.coordinates_[0][i] = whole[(first + i) % whole.size()];
+  planes.call_.axis[0].size = long(count);
+  planes.call_.points = long(count) * call_.axis[0].stride;
+  return planes;
+}
+
+void CompiledFieldKernel::rhs(double t, const double* y, const double* p, double* dydt) const {
+  kernel_abi::bs_grid_call call = this->call();
   call.t = t;
   call.y = y;
   call.p = p;
@@ -46,7 +61,7 @@ void CompiledFieldKernel::rhs(double t, const double* y, const double* p, double
 
 void CompiledFieldKernel::vjp(std::vector<double>& scratch, double t, const double* y, const double* p,
                               const double* lambda, double* vjp_y, double* vjp_p) const {
-  kernel_abi::bs_grid_call call = call_;
+  kernel_abi::bs_grid_call call = this->call();
   call.t = t;
   call.y = y;
   call.p = p;

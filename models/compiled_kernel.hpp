@@ -43,7 +43,16 @@ class CompiledFieldKernel final : public CompiledKernel {
   void vjp(std::vector<double>& scratch, double t, const double* y, const double* p, const double* lambda,
            double* vjp_y, double* vjp_p) const override;
 
+  // The same kernels on `count` planes of the grid's outermost axis from plane `first`
+  // (wrapping around the grid, as on a periodic axis), as a grid of their own: the
+  // whole grid's coordinates there, its boundary at their ends. A block of a split grid
+  // between its ghost planes runs on them (models/equations_block.hpp). vjp() leaves the
+  // scalar parameters' sums of each x row in scratch: row r's at [r * scalars, ...).
+  CompiledFieldKernel on_planes(std::size_t first, std::size_t count) const;
+
  private:
+  kernel_abi::bs_grid_call call() const;  // call_, pointing at this object's coordinates
+
   std::vector<std::vector<double>> coordinates_;  // per axis
   kernel_abi::bs_grid_call call_{};                // the grid; the arrays are set per call
   void (*rhs_)(const kernel_abi::bs_grid_call*) = nullptr;

@@ -30,25 +30,17 @@ GridBlock::GridBlock(Grid grid, int rank, int count) : grid_(std::move(grid)), c
   else if (periodic) above_ = 0;
 }
 
-std::vector<double> GridBlock::gather(const double* mine, std::size_t fields) const {
-  const std::size_t n = grid_.points();
-  if (count_ == 1) return std::vector<double>(mine, mine + fields * n);
-  const std::string bytes(reinterpret_cast<const char*>(mine), fields * points() * sizeof(double));
-  const std::vector<std::string> all = ranks::all_gather(bytes);
-  std::vector<double> whole(fields * n);
+void GridBlock::gather_bytes(const void* mine, std::size_t fields, std::size_t value_size, void* whole) const {
+  const std::size_t n = grid_.points() * value_size;
+  const auto* bytes = static_cast<const char*>(mine);
+  auto* out = static_cast<char*>(whole);
+  if (count_ == 1) return void(std::memcpy(out, bytes, fields * n));
+  const std::vector<std::string> all = ranks::all_gather(std::string(bytes, fields * points() * value_size));
   for (int r = 0; r < count_; ++r) {
     const GridBlock theirs(grid_, r, count_);
-    const std::size_t m = theirs.points(), begin = theirs.first_ * plane_points_;
-    for (std::size_t k = 0; k < fields; ++k)
-      std::memcpy(whole.data() + k * n + begin, all[std::size_t(r)].data() + k * m * sizeof(double),
-                  m * sizeof(double));
+    const std::size_t m = theirs.points() * value_size, begin = theirs.first_ * plane_points_ * value_size;
+    for (std::size_t k = 0; k < fields; ++k) std::memcpy(out + k * n + begin, all[std::size_t(r)].data() + k * m, m);
   }
-  return whole;
-}
-
-void GridBlock::take_part(const double* whole, std::size_t fields, double* mine) const {
-  const std::size_t n = grid_.points(), m = points(), begin = first_ * plane_points_;
-  for (std::size_t k = 0; k < fields; ++k) std::copy_n(whole + k * n + begin, m, mine + k * m);
 }
 
 void GridBlock::fold_rows(const std::vector<double>& row_sums, std::size_t per_row, double* total) const {

@@ -9,6 +9,7 @@
 // sums added in the whole grid's order (fold_rows): each point does the same arithmetic
 // on the same neighbours, so a block's results are bitwise the whole grid's for any
 // number of ranks.
+#include <algorithm>
 #include <chrono>
 #include <cstddef>
 #include <memory>
@@ -43,16 +44,16 @@ class GridBlock {
   int above() const { return above_; }
   const HaloClock& halo_clock() const { return *clock_; }
 
-  // Sends this block's first plane of `field` to the rank below and its last to the rank
-  // above, and receives theirs: the plane below this block into `ghost_below`, the one
-  // above into `ghost_above` (plane_points() values each; untouched with no neighbour).
-  // Every rank calls it alike.
+  // Sends this block's first `depth` planes of `field` to the rank below and its last to
+  // the rank above, and receives theirs: the planes below this block into `ghost_below`,
+  // those above into `ghost_above` (depth * plane_points() values each, in the grid's
+  // order; untouched with no neighbour). depth <= planes(). Every rank calls it alike.
   template <class T>
-  void exchange(const T* field, T* ghost_below, T* ghost_above) const {
+  void exchange(const T* field, T* ghost_below, T* ghost_above, std::size_t depth = 1) const {
     const auto start = std::chrono::steady_clock::now();
-    const std::size_t bytes = plane_points_ * sizeof(T);
+    const std::size_t bytes = depth * plane_points_ * sizeof(T);
     ranks::send_receive(field, below_, ghost_above, above_, bytes);
-    ranks::send_receive(field + (planes_ - 1) * plane_points_, above_, ghost_below, below_, bytes);
+    ranks::send_receive(field + (planes_ - depth) * plane_points_, above_, ghost_below, below_, bytes);
     clock_->seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     clock_->bytes += 2 * bytes;
   }
@@ -60,8 +61,17 @@ class GridBlock {
   // A vector of `fields` fields on this block (field after field, each plane after plane)
   // gathered from every rank into the whole grid's layout, on every rank; and this block's
   // part of a whole-grid vector. Every rank calls gather alike.
-  std::vector<double> gather(const double* mine, std::size_t fields) const;
-  void take_part(const double* whole, std::size_t fields, double* mine) const;
+  template <class T>
+  std::vector<T> gather(const T* mine, std::size_t fields) const {
+    std::vector<T> whole(fields * grid_.points());
+    gather_bytes(mine, fields, sizeof(T), whole.data());
+    return whole;
+  }
+  template <class T>
+  void take_part(const T* whole, std::size_t fields, T* mine) const {
+    const std::size_t n = grid_.points(), m = points(), begin = first_ * plane_points_;
+    for (std::size_t k = 0; k < fields; ++k) std::copy_n(whole + k * n + begin, m, mine + k * m);
+  }
 
   // `per_row` sums for each x row of this block, row after row, added up over the whole
   // grid's rows in order into total[0, per_row): the same numbers on every rank, bitwise
@@ -69,6 +79,8 @@ class GridBlock {
   void fold_rows(const std::vector<double>& row_sums, std::size_t per_row, double* total) const;
 
  private:
+  void gather_bytes(const void* mine, std::size_t fields, std::size_t value_size, void* whole) const;
+
   Grid grid_;
   std::size_t first_ = 0, planes_ = 0, plane_points_ = 0;
   int below_ = -1, above_ = -1, count_ = 1;

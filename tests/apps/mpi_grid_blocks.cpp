@@ -1,8 +1,9 @@
 // Run by mpirun with 1 to 4 ranks (and alone): gradients of grid models split into blocks
 // over the ranks, against the whole grid solved by one process (rank 0, plain kernels on
 // CpuAlgebra), compared bit for bit. 2-D Gray–Scott (periodic planes) and 3-D heat with a
-// conductivity field (Dirichlet planes), under store_all, revolve and two-level (disk)
-// checkpointing. The reference's own correctness (tangent, differences, Taylor) is
+// conductivity field (Dirichlet planes), and a model defined by equations run by its
+// compiled kernels (periodic planes, the VJP slab by slab), under store_all, revolve and
+// two-level (disk) checkpointing. The reference's own correctness (tangent, differences, Taylor) is
 // tests/adjoint/field_kernels_adjoint's and tests/adjoint/grid_adjoint's. Exit 0 when
 // every comparison holds.
 #include <unistd.h>
@@ -18,6 +19,7 @@
 #include "adjoint/checkpoint_file.hpp"
 #include "adjoint/discrete_adjoint.hpp"
 #include "models/builtin/grid_blocks.hpp"
+#include "models/equations_block.hpp"
 #include "platform/ranks.hpp"
 #include "solvers/rank_algebra.hpp"
 
@@ -121,6 +123,19 @@ int main(int argc, char** argv) {
     failures += compare("heat 9 x 6 x 5 with k", models::Heat(grid), models::BlockedHeat(GridBlock(grid, rank, count)),
                         1, 1, wavy(grid.points(), 0.5, 1.0, 0.5), wavy(grid.points(), 1.0, 0.3, 2.0), 6 * 30 + 2 * 5 + 3,
                         options);
+  }
+  {
+    const Grid grid({24, 20}, {2.5, 2.5}, {Boundary::periodic, Boundary::neumann});
+    ExpressionModel model = ExpressionModel::parse(
+        FieldEquations(grid, {"u", "v"}, {}, 4), {"D1", "D2", "gamma", "kappa"},
+        {"D1*lap(u) - u*v^2 + gamma*(1 - u) + 0.01*sin(y)*dy(u)",
+         "D2*lap(v) + u*v^2 - (gamma + kappa)*v + 0.02*dx(v)*dy(u)"});
+    model.compile(CompilerOptions{});
+    IntegrateOptions options;
+    options.t1 = 8.0;
+    options.step = 0.2;
+    failures += compare("equations 24 x 20", model, models::BlockedEquations(model, GridBlock(grid, rank, count)), 2, 0,
+                        wavy(2 * grid.points(), 0.4, 0.2, 0.0), {8e-3, 4e-3, 0.024, 0.06}, 17 * 20 + 5, options);
   }
   return failures == 0 ? 0 : 1;
 }
