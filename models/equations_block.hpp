@@ -1,20 +1,22 @@
 #pragma once
 // A grid model defined by equations (a config's [model.equations] on a [grid]) on one
 // block of the grid split over ranks (models/grid_block.hpp), run by its compiled kernels
-// (compiled_kernel.hpp). The block's state and parameter fields hold its own points; each
-// right-hand side and VJP copies them between ghost planes, exchanged with the
-// neighbouring ranks, and runs the whole grid's kernels on those planes as a grid of their
-// own (CompiledFieldKernel::on_planes).
+// (compiled_kernel.hpp). The block's state and parameter fields hold its own points.
 //
-// Ghost planes: a VJP at a point gathers its neighbours' operator adjoints, which read the
-// fields out to their own neighbours, so a block needs twice an operator's reach: 2 (lap,
-// dx, div_grad; bilap, which reaches two points, has no compiled kernel). Beyond them the
-// kernels see a wall or a wrap that is not the grid's; what that changes stays in the
-// ghost planes, which are thrown away. Each owned point thus reads the same neighbours and
-// coordinates as in the whole grid, and the scalar parameters' adjoints are summed row by
-// row and the rows' sums added in the grid's order (GridBlock::fold_rows), as the kernels
-// alone do: the gradient is bitwise the whole grid's for any number of ranks. Run with
-// RankAlgebra.
+// Each right-hand side and VJP runs the whole grid's kernels on the block's own arrays
+// as a grid of their own (CompiledFieldKernel::on_planes: the whole grid's coordinates
+// there), with no copy, so the kernels' memory traffic stays theirs. Near a cut the block
+// ends in a wall or a wrap that is not the grid's, so the two planes next to each cut are
+// computed again in a window: those planes and two more each side, from the block and
+// from the ghost planes exchanged with the neighbouring rank, copied into a small grid.
+//
+// Why two: a VJP at a point gathers its neighbours' operator adjoints, which read the
+// fields out to their own neighbours, twice an operator's reach (lap, dx, div_grad reach
+// one point; bilap, which reaches two, has no compiled kernel). So each owned point reads
+// the same neighbours and coordinates as in the whole grid, and the scalar parameters'
+// adjoints are summed row by row and the rows' sums added in the grid's order
+// (GridBlock::fold_rows), as the kernels alone do: the gradient is bitwise the whole
+// grid's for any number of ranks. Run with RankAlgebra.
 #include <cstddef>
 #include <type_traits>
 #include <vector>
@@ -56,8 +58,20 @@ class BlockedEquations {
   void vjp(double t, const double* y, const double* p, const double* lambda, double* vjp_y, double* vjp_p) const;
 
  private:
+  // Planes [lo, hi) of the block computed in a buffer of planes [start, start + count),
+  // counted from the block's first (below 0 and past its end: ghost planes).
+  struct Window {
+    std::size_t lo, hi;
+    std::ptrdiff_t start;
+    std::size_t count;
+    CompiledFieldKernel kernel;
+  };
+  // A vector's fields' ghost planes, below and above the block, field after field.
+  struct Ghosts {
+    std::vector<double> below, above;
+  };
+
   void rates(double t, const double* y, const double* p, double* dydt) const;
-  std::size_t padded_planes() const;  // the block's and its ghost planes
   template <class T>
   std::vector<T> whole_parameters(const T* p) const {
     std::vector<T> whole(p, p + scalars_);
@@ -65,17 +79,22 @@ class BlockedEquations {
     whole.insert(whole.end(), fields.begin(), fields.end());
     return whole;
   }
-  // `count` fields of the block (after `scalars` numbers) copied between their ghost
-  // planes into `padded`; and the owned points of padded fields back.
-  void pad(const double* block, std::size_t scalars, std::size_t count, std::vector<double>& padded) const;
-  void unpad(const double* padded, std::size_t scalars, std::size_t count, double* block) const;
+  Window window(std::size_t lo, std::size_t hi, const CompiledFieldKernel& whole) const;
+  void exchange(const double* fields, std::size_t count, Ghosts& ghosts) const;
+  // The window's planes of `count` fields (after `scalars` numbers) into `buffer`; and the
+  // window's own planes of buffer fields back into the block's.
+  void fill(const Window& w, const double* fields, std::size_t scalars, std::size_t count, const Ghosts& ghosts,
+            std::vector<double>& buffer) const;
+  void take(const Window& w, const double* buffer, std::size_t scalars, std::size_t count, double* fields) const;
 
   const ExpressionModel& model_;
   GridBlock block_;
   std::size_t fields_, scalars_, parameter_fields_;
-  std::size_t ghosts_below_, padded_points_;  // ghost planes below the block; points with them
-  CompiledFieldKernel kernel_;                // on the block's planes and its ghost planes
-  mutable std::vector<double> y_, p_, lambda_, out_y_, out_p_, scratch_, row_sums_;
+  std::size_t ghosts_below_, ghosts_above_;  // the ghost planes each side: 0 at a wall
+  CompiledFieldKernel kernel_;               // on the block's planes
+  std::vector<Window> windows_;              // by each cut
+  mutable Ghosts y_ghosts_, p_ghosts_, lambda_ghosts_;
+  mutable std::vector<double> y_, p_, lambda_, out_y_, out_p_, scratch_, window_scratch_, row_sums_;
 };
 
 }  // namespace backsweep::models
