@@ -229,22 +229,27 @@ GradientResult<double> run_blocks(const GradientConfig& config, const Blocked& m
 bool splits_grid(const GradientConfig& config) {
   const SimulateConfig& sim = config.simulate;
   if (ranks::count() < 2 || !sim.layout || sim.layout->grid().axes() < 2) return false;
-  std::size_t planes = 1;  // each rank's least: the ghost planes equations' blocks exchange
-  if (const auto& kernel = sim.grid_kernel) {
-    if (kernel->name != "gray_scott" && kernel->name != "heat") return false;
-  } else if (const auto& equations = sim.expression_model; equations && equations->compiled()) {
-    planes = models::BlockedEquations::kGhostPlanes;
-  } else {
-    return false;
-  }
   if (config.ensemble || config.shadowing) return false;  // their members run a rank each
+  const auto& kernel = sim.grid_kernel;
+  if (kernel ? kernel->name != "gray_scott" && kernel->name != "heat" : !sim.expression_model) return false;
+  // The monitor's dJ/dp norm would count scalar parameters once a rank beside a field's blocks.
+  if (sim.layout->scalar_parameters() > 0 && !sim.layout->parameter_fields().empty()) return false;
+  const std::size_t planes = kernel ? 1 : models::BlockedEquations::kGhostPlanes;  // each rank's least
   const CheckpointOptions& checkpoints = config.checkpointing.options;
   const bool counted = checkpoints.slots || !checkpoints.memory;
-  return sim.layout->grid().size(0) >= planes * std::size_t(ranks::count()) && sim.backend == "cpu" &&
-         config.mode == GradientMode::adjoint && sim.method.family == Method::Family::explicit_rk &&
-         sim.integrate.step > 0.0 && counted && !config.integral && !sim.integrate.events &&
-         std::none_of(sim.initial_expressions.begin(), sim.initial_expressions.end(),
-                      [](const auto& e) { return e.has_value(); });
+  const bool splits =
+      sim.layout->grid().size(0) >= planes * std::size_t(ranks::count()) && sim.backend == "cpu" &&
+      config.mode == GradientMode::adjoint && sim.method.family == Method::Family::explicit_rk &&
+      sim.integrate.step > 0.0 && counted && !config.integral && !sim.integrate.events &&
+      std::none_of(sim.initial_expressions.begin(), sim.initial_expressions.end(),
+                   [](const auto& e) { return e.has_value(); });
+  if (!splits || kernel) return splits;
+  // Each rank built the equations' kernels itself: where one could not (it runs the
+  // interpreter), none splits.
+  const std::string compiled(1, sim.expression_model->compiled() ? '1' : '0');
+  for (const std::string& theirs : ranks::all_gather(compiled))
+    if (theirs != "1") return false;
+  return true;
 }
 
 GradientResult<double> split_grid_gradient(const GradientConfig& config, const MonitorOptions& monitor,

@@ -12,12 +12,13 @@
 namespace backsweep::apps {
 
 // Whether `config`'s gradient is split over the ranks: more than one, the Gray–Scott or
-// heat kernel, or equations run by compiled kernels, on 2 or 3 axes with a plane for each
-// rank (equations: two, their ghost planes; models/equations_block.hpp), backend cpu, the adjoint of an
-// explicit method on fixed steps, memory slots counted (a budget in bytes would give blocks
-// of different sizes different schedules; a disk budget becomes the largest block's slots),
+// heat kernel, or equations run by compiled kernels on every rank, on 2 or 3 axes with a
+// plane for each rank (equations: two, their ghost planes; models/equations_block.hpp),
+// not both scalar parameters and parameter fields, backend cpu, the adjoint of an explicit
+// method on fixed steps, memory slots counted (a budget in bytes would give blocks of
+// different sizes different schedules; a disk budget becomes the largest block's slots),
 // and no integral, time events or initial fields that depend on the parameters. Else every
-// rank runs it whole.
+// rank runs it whole. Every rank calls it alike (equations: the ranks agree).
 bool splits_grid(const GradientConfig& config);
 
 // config_gradient for a config that splits_grid.

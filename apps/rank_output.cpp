@@ -1,5 +1,6 @@
 #include "apps/rank_output.hpp"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -39,7 +40,7 @@ RankOutput::RankOutput() {
   static Discard discard;
   cout_ = std::cout.rdbuf(&discard);
   cerr_ = std::cerr.rdbuf(errors_.rdbuf());
-  if (started_stderr < 0) started_stderr = ::dup(STDERR_FILENO);
+  if (started_stderr < 0) started_stderr = ::fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 0);
   (void)std::freopen("/dev/null", "w", stdout);
   (void)std::freopen("/dev/null", "w", stderr);
 }
@@ -57,21 +58,24 @@ int RankOutput::end(int code, bool followed) {
   return ending.code;
 }
 
-void abort_every_rank(const std::exception_ptr& error) {
-  std::string message = "failed";
+void abort_every_rank(const std::exception_ptr& error) noexcept {
   try {
-    std::rethrow_exception(error);
-  } catch (const std::bad_alloc&) {
-    message = kOutOfMemory;
-  } catch (const std::exception& e) {
-    message = e.what();
-  } catch (...) {
-  }
-  if (ranks::is_root()) {
-    report_error(message);
-  } else if (started_stderr >= 0) {
-    const std::string line = "error: rank " + std::to_string(ranks::rank()) + ": " + message + "\n";
-    (void)!::write(started_stderr, line.data(), line.size());
+    std::string message = "failed";
+    try {
+      std::rethrow_exception(error);
+    } catch (const std::bad_alloc&) {
+      message = kOutOfMemory;
+    } catch (const std::exception& e) {
+      message = e.what();
+    } catch (...) {
+    }
+    if (ranks::is_root()) {
+      report_error(message);
+    } else if (started_stderr >= 0) {
+      const std::string line = "error: rank " + std::to_string(ranks::rank()) + ": " + message + "\n";
+      (void)!::write(started_stderr, line.data(), line.size());
+    }
+  } catch (...) {  // no memory left to say it: end the ranks all the same
   }
   ranks::abort(1);
 }

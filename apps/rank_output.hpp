@@ -32,8 +32,8 @@ inline constexpr const char* kOutOfMemory =
 
 // Ends every rank now (MPI_Abort, exit 1) from a rank the others cannot wait for, as in a
 // split grid, where they are blocked in a halo exchange with it. `error` is printed as
-// the run's one error line, "error: rank R: ..." past rank 0, on the stderr this rank
-// started with (RankOutput took it away).
-[[noreturn]] void abort_every_rank(const std::exception_ptr& error);
+// this rank's error line, "error: rank R: ..." past rank 0, on the stderr this rank
+// started with (RankOutput took it away), where it can be (memory may have run out).
+[[noreturn]] void abort_every_rank(const std::exception_ptr& error) noexcept;
 
 }  // namespace backsweep::apps

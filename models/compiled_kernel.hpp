@@ -40,14 +40,15 @@ class CompiledFieldKernel final : public CompiledKernel {
                       const CompilerOptions& options, int threads = 1);
 
   void rhs(double t, const double* y, const double* p, double* dydt) const override;
+  // Leaves the scalar parameters' sums over each x row in scratch: row r's at
+  // [r * scalars, (r + 1) * scalars).
   void vjp(std::vector<double>& scratch, double t, const double* y, const double* p, const double* lambda,
            double* vjp_y, double* vjp_p) const override;
 
   // The same kernels on `count` planes of the grid's outermost axis from plane `first`
   // (wrapping around the grid, as on a periodic axis), as a grid of their own: the
-  // whole grid's coordinates there, its boundary at their ends. A block of a split grid
-  // between its ghost planes runs on them (models/equations_block.hpp). vjp() leaves the
-  // scalar parameters' sums of each x row in scratch: row r's at [r * scalars, ...).
+  // whole grid's coordinates there, its boundary at their ends. A block of a split grid,
+  // and the windows by its cuts, run on them (models/equations_block.hpp).
   CompiledFieldKernel on_planes(std::size_t first, std::size_t count) const;
 
  private:

@@ -44,8 +44,8 @@ class GridBlock {
   int above() const { return above_; }
   const HaloClock& halo_clock() const { return *clock_; }
 
-  // Sends this block's first `depth` planes of `field` to the rank below and its last to
-  // the rank above, and receives theirs: the planes below this block into `ghost_below`,
+  // Sends this block's first `depth` planes of `field` to the rank below and its last
+  // `depth` to the rank above, and receives theirs: the planes below this block into `ghost_below`,
   // those above into `ghost_above` (depth * plane_points() values each, in the grid's
   // order; untouched with no neighbour). depth <= planes(). Every rank calls it alike.
   template <class T>

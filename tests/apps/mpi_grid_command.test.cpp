@@ -122,17 +122,26 @@ TEST_CASE("equations run by compiled kernels split too: coordinates, products of
          "[objective]\nterminal = \"u[17, 5] + v[3, 9]^2 + v[23, 0]\"\n[output]\ndir = \"out\"\n";
   check_split_over_ranks("equations_2d.toml", {"gradient/initial/u", "gradient/initial/v", "gradient/parameters"});
 
-  // 3-D on Dirichlet planes, with a conductivity field and a scalar: the VJP in one pass.
+  // 3-D on Dirichlet planes, with a conductivity field: the VJP in one pass.
   std::ofstream(scratch() / "equations_3d.toml")
       << "[grid]\nshape = [9, 6, 5]\nextent = [1.0, 1.0, 1.0]\n"
          "boundary = [\"dirichlet\", \"neumann\", \"periodic\"]\n"
-         "[model]\nfields = [\"u\"]\nparameters = [\"s\"]\nparameter_fields = [\"k\"]\n"
-         "[model.equations]\nu = \"div_grad(k, u) - s*u*dx(u) + 0.1*x*z\"\n"
-         "[parameters]\ns = 0.7\nk = \"1 + 0.3*x*y - 0.2*z\"\n[initial]\nu = \"sin(3*x) * y + z\"\n"
+         "[model]\nfields = [\"u\"]\nparameter_fields = [\"k\"]\n"
+         "[model.equations]\nu = \"div_grad(k, u) - 0.7*u*dx(u) + 0.1*x*z\"\n"
+         "[parameters]\nk = \"1 + 0.3*x*y - 0.2*z\"\n[initial]\nu = \"sin(3*x) * y + z\"\n"
          "[time]\nend = 0.06\n[solver]\nmethod = \"rk4\"\nstep = 1e-3\n"
          "[objective]\nterminal = \"u[6, 2, 3]^2 + u[1, 4, 0]\"\n[output]\ndir = \"out\"\n";
-  check_split_over_ranks("equations_3d.toml",
-                         {"gradient/initial/u", "gradient/parameters", "gradient/parameter_fields/k"});
+  check_split_over_ranks("equations_3d.toml", {"gradient/initial/u", "gradient/parameter_fields/k"});
+
+  // Scalar parameters beside a parameter field run whole on every rank (the monitor's
+  // dJ/dp norm would count the scalars once a rank).
+  const CliRun both = run_cli(
+      "gradient equations_3d.toml --json --set 'model.parameters=[\"s\"]' --set parameters.s=0.7 "
+      "--set 'model.equations.u=\"div_grad(k, u) - s*u*dx(u)\"'",
+      scratch(), mpirun(2));
+  INFO(both.err);
+  REQUIRE(both.exit_code == 0);
+  CHECK(nlohmann::json::parse(both.out)["split"] == "replicated");
 }
 
 TEST_CASE("a split run that blows up fails on every rank, naming the NaN the run alone names, once") {
