@@ -25,6 +25,7 @@
 #include "adjoint/stability_verdict.hpp"
 #include "adjoint/gradient_problem.hpp"
 #include "adjoint/gradient_run.hpp"
+#include "solvers/any_stepper.hpp"
 
 namespace backsweep {
 
@@ -103,7 +104,11 @@ GradientResult<T> gradient(const GradientProblem<M, Obj>& problem, const std::ve
         run.run(to_algebra<A>(detail::initial_state<T>(problem, y0, p)), [&](auto& sweep) {
           detail::read_gradient(sweep, problem, y0, p, result);
           result.diagnostics.vjp_evaluations = stepper.vjp_evaluations();
-          if constexpr (ReportsLinearSolves<S>) result.diagnostics.linear_solves = stepper.linear_solves();
+          if constexpr (ReportsLinearSolves<S>) {
+            result.diagnostics.linear_solves = stepper.linear_solves();
+          } else if constexpr (MayReportLinearSolves<S>) {
+            if (const LinearSolveReport* report = stepper.linear_solve_report()) result.diagnostics.linear_solves = *report;
+          }
         });
       } catch (const std::invalid_argument& error) {
         // A declared sparsity pattern that does not fit its model: an error of input.

@@ -1,7 +1,7 @@
 #pragma once
 // A fit config's DataFit, whichever model the config names, behind one interface: the
-// engine's instantiations for every model compile once (config_fit_engine.cpp) instead of
-// once in each fit command.
+// engine's instantiations for each model kind compile once (engine_of/fit_engine.cpp)
+// instead of once in each fit command.
 #include <cstddef>
 #include <functional>
 #include <memory>
@@ -48,6 +48,9 @@ class FitEngine {
   virtual void run_experiments(std::function<void(std::size_t, const std::function<void(std::size_t)>&)> loop,
                                std::size_t at_once) = 0;
 };
+
+// A failed solve, its experiment and state named.
+std::string describe_failure(const FitConfig& config, const FitSolveFailure& failure);
 
 std::unique_ptr<FitEngine> make_fit_engine(const FitConfig& config, const Scaled& scaled);
 

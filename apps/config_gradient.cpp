@@ -1,8 +1,7 @@
 #include "apps/config_gradient.hpp"
 
-#include "adjoint/discrete_adjoint.hpp"
 #include "apps/backend_gradient.hpp"
-#include "apps/config_problem.hpp"
+#include "apps/engine_of.hpp"
 #include "apps/grid_split_gradient.hpp"
 #if BACKSWEEP_CUDA_BUILT
 #include "apps/cuda_gradient.hpp"
@@ -29,9 +28,17 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
 #endif
   GradientResult<double> result;
   visit_model(sim, [&](const auto& model) {
-    with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
-      result = gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
-    });
+    result = adjoint_gradient_of(model, config, monitor, y0, p, observers, progress);
+  });
+  return result;
+}
+
+GradientResult<double> config_tangent_gradient(const GradientConfig& config, const MonitorOptions& monitor,
+                                               const std::vector<double>& y0, const std::vector<double>& p,
+                                               const GradientObservers& observers, RunProgress* progress) {
+  GradientResult<double> result;
+  visit_model(config.simulate, [&](const auto& model) {
+    result = tangent_gradient_of(model, config, monitor, y0, p, observers, progress);
   });
   return result;
 }

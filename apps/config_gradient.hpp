@@ -1,8 +1,7 @@
 #pragma once
 // The gradient a gradient config asks for (its model, objective, mode and checkpointing),
 // at given initial numbers and parameters: the config's own, or an ensemble member's.
-// Two translation units hold the engine's instantiations for every config model: the
-// adjoint's (config_gradient.cpp) and the tangent's (config_tangent.cpp).
+// The engine's instantiations for each model kind are apps/engine_of.hpp's.
 #include <functional>
 #include <vector>
 
@@ -27,7 +26,7 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
                                        const GradientObservers& observers = {}, RunProgress* progress = nullptr,
                                        KernelUse* kernels = nullptr);
 
-// The same in tangent mode (config_tangent.cpp), whatever the config's mode.
+// The same in tangent mode, whatever the config's mode.
 GradientResult<double> config_tangent_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                                const std::vector<double>& y0, const std::vector<double>& p,
                                                const GradientObservers& observers, RunProgress* progress);

@@ -1,7 +1,7 @@
 #pragma once
 // The GradientProblem of a gradient config for a model (a config's own, or a grid kernel's
 // device form), with the config's objective, the given initial numbers and parameters,
-// the observers and the progress: what config_gradient.cpp, config_tangent.cpp and
+// the observers and the progress: what engine_of/adjoint_gradient.cpp, engine_of/tangent_gradient.cpp and
 // backend_gradient.cpp each hand to the engine.
 #include <vector>
 

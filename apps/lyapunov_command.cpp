@@ -8,6 +8,7 @@
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/command_io.hpp"
+#include "apps/engine_of.hpp"
 #include "apps/run_record.hpp"
 #include "apps/load_config.hpp"
 #include "io/assembly/lyapunov_config.hpp"
@@ -25,8 +26,7 @@ int run_lyapunov(ConfigFile file, CommandIO& io) {
   const SimulateConfig& sim = config.simulate;
   LyapunovResult result;
   visit_model(sim, [&](const auto& model) {
-    result = lyapunov_spectrum(model, sim.method, sim.initial_state,
-                               sim.parameters, config.options);
+    result = lyapunov_of(model, sim, config.options);
   });
   if (!result.ok()) {
     report_error(path, ": the run failed (", to_string(result.status), "): ", result.message);

@@ -7,14 +7,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "adjoint/lyapunov_spectrum.hpp"
-#include "adjoint/shadowing_adjoint.hpp"
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
 #include "apps/command_io.hpp"
+#include "apps/engine_of.hpp"
 #include "apps/run_record.hpp"
-#include "io/assembly/config_objective.hpp"
 #include "io/assembly/visit_model.hpp"
 #include "io/outputs/shadowing_output.hpp"
 #include "platform/output_set.hpp"
@@ -116,8 +114,7 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
       lyapunov.step = options.step;
       lyapunov.transient = options.spin_up;
       lyapunov.duration = double(options.segments) * options.segment_length / 4.0;
-      const LyapunovResult spectrum =
-          lyapunov_spectrum(model, sim.method, sim.initial_state, sim.parameters, lyapunov);
+      const LyapunovResult spectrum = lyapunov_of(model, sim, lyapunov);
       if (!spectrum.ok()) {
         result.status = spectrum.status;
         result.message = "the Lyapunov spectrum (for shadowing.unstable): " + spectrum.message;
@@ -139,11 +136,7 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
     }
     out.sweep = adjoint_sweep(config.shadowing->sweep, options.unstable, config.parameters.size()) ? "adjoint"
                                                                                                   : "tangent";
-    result = out.sweep == "adjoint"
-                 ? shadowing_adjoint_gradient(model, sim.method, sim.initial_state, sim.parameters,
-                                              ConfigRunning{&config}, config.parameters, options)
-                 : shadowing_gradient(model, sim.method, sim.initial_state, sim.parameters, ConfigRunning{&config},
-                                      config.parameters, options);
+    result = shadowing_of(model, config, options, out.sweep == "adjoint");
   });
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!result.ok()) {

@@ -10,10 +10,9 @@
 #include "apps/progress_display.hpp"
 #include "apps/run_record.hpp"
 #include "apps/simulate_report.hpp"
-#include "adjoint/stiffness.hpp"
+#include "apps/engine_of.hpp"
 #include "io/assembly/visit_model.hpp"
 #include "platform/output_set.hpp"
-#include "solvers/solve.hpp"
 
 namespace backsweep::apps {
 
@@ -33,17 +32,7 @@ int run_simulate(const ConfigFile& file, CommandIO& io) {
     ProgressDisplay display("simulate", config.integrate.t0, config.integrate.t1, false);
     IntegrateOptions options = config.integrate;
     options.progress = display.progress();
-    std::vector<double> y = config.initial_state;
-    const double* p = config.parameters.data();
-    const auto append = [&](double t, const double* state) { trajectory.append(t, state); };
-    if (!config.method.is_explicit()) {
-      result = solve_forward(model, config.method, y.data(), p, options, append);
-      return;
-    }
-    StiffnessProbe probe(model, real_stability_limit(*config.method.tableau));
-    result = solve_forward(model, config.method, y.data(), p, options, append,
-                           [&](const StepInterval& step, const double* next) { probe.after_step(step.t_next, step.h, next, p); });
-    stiffness = probe.estimate();
+    result = simulate_of(model, config, options, trajectory, stiffness);
   });
   if (stiffness && stiffness->unstable() && config.integrate.step > 0.0) {  // a blow-up, finite or not yet
     report_error(config_path, ": the simulation failed (unstable): ",

@@ -17,6 +17,7 @@
 #include "solvers/algebra.hpp"
 #include "solvers/butcher_tableau.hpp"
 #include "solvers/dirk_tableaux.hpp"
+#include "solvers/any_stepper.hpp"
 #include "solvers/event_stepper.hpp"
 #include "solvers/explicit_rk.hpp"
 #include "solvers/implicit_rk.hpp"
@@ -93,6 +94,21 @@ constexpr const Method* find_method(std::string_view name) {
   return nullptr;
 }
 
+namespace detail {
+// f(stepper); for a model of run-time size, f of it behind AnyStepper, so that f's driver
+// is compiled once for the model's steppers (any_stepper.hpp). Small static models keep
+// their steps inlined into the driver's loop.
+template <class M, class S, class F>
+decltype(auto) call_with(S& stepper, F& f) {
+  if constexpr (HasStaticSizes<M>) {
+    return f(stepper);
+  } else {
+    StepperBehind<S> behind(stepper);
+    return f(static_cast<AnyStepperFor<S>&>(behind));
+  }
+}
+}  // namespace detail
+
 // Calls f(stepper) with a stepper of `method` for `model` on scalar T and algebra A, and
 // returns what f returns. On the host the stepper applies `events` (none when null) at
 // the end of the steps that land on their times, and takes the steps that hold events at
@@ -107,7 +123,7 @@ decltype(auto) with_stepper(const M& model, const Method& method, const TimeEven
     if (!events || events->floating().empty()) {
       const auto plain = [&](auto& stepper) -> decltype(auto) {
         EventStepper<std::remove_reference_t<decltype(stepper)>> event_stepper(stepper, events);
-        return f(event_stepper);
+        return detail::call_with<M>(event_stepper, f);
       };
       if (method.implicit()) {
         ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
@@ -123,7 +139,7 @@ decltype(auto) with_stepper(const M& model, const Method& method, const TimeEven
       using Inner = std::remove_reference_t<decltype(stepper)>;
       using Sub = std::remove_reference_t<decltype(sub)>;
       EventStepper<Inner, Sub> event_stepper(stepper, events, &sub);
-      return f(event_stepper);
+      return detail::call_with<M>(event_stepper, f);
     };
     if (method.implicit()) {
       NewtonOptions newton = method.newton;

@@ -5,11 +5,9 @@
 #include <array>
 #include <limits>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
 #include "models/builtin/acoustic.hpp"
@@ -66,39 +64,5 @@ bool visit_grid_kernel(const GridKernel& kernel, Visitor&& visitor) {
   else return false;
   return true;
 }
-
-// Whichever kernel a config names, as one model type: the engine is compiled once for the
-// four of them, not once each. A call dispatches once, for a whole field, to the kernel's
-// own code, so results are bitwise those of the kernel's type.
-class AnyGridKernel {
- public:
-  using Kernel = std::variant<GrayScott, Heat, AdvectionDiffusion, Acoustic>;
-
-  explicit AnyGridKernel(const GridKernel& named) : kernel_(named_kernel(named)) {}
-
-  const Grid& grid() const { return std::visit([](const auto& m) -> const Grid& { return m.grid(); }, kernel_); }
-  std::size_t state_size() const { return std::visit([](const auto& m) { return m.state_size(); }, kernel_); }
-  std::size_t param_size() const { return std::visit([](const auto& m) { return m.param_size(); }, kernel_); }
-  SparsityPattern sparsity() const { return std::visit([](const auto& m) { return m.sparsity(); }, kernel_); }
-
-  template <class T>
-  void operator()(T t, const T* y, const T* p, T* dydt) const {
-    std::visit([&](const auto& m) { m(t, y, p, dydt); }, kernel_);
-  }
-  void vjp(double t, const double* y, const double* p, const double* lambda, double* vjp_y,
-           double* vjp_p) const {
-    std::visit([&](const auto& m) { m.vjp(t, y, p, lambda, vjp_y, vjp_p); }, kernel_);
-  }
-
- private:
-  static Kernel named_kernel(const GridKernel& named) {
-    std::optional<Kernel> kernel;
-    if (!visit_grid_kernel(named, [&](auto model) { kernel.emplace(std::move(model)); }))
-      throw std::invalid_argument("no grid kernel called '" + named.name + "'");
-    return std::move(*kernel);
-  }
-
-  Kernel kernel_;
-};
 
 }  // namespace backsweep::models

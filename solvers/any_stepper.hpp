@@ -1,0 +1,124 @@
+#pragma once
+// AnyStepper<M, T, A>: every host stepper with_stepper() makes for a model (explicit or
+// implicit, with events at fixed or moving times, all EventSteppers) behind one type, so
+// each driver (integrate, replay, the adjoint sweep under every schedule, the tangent) is
+// compiled once per model and scalar instead of once per stepper. A virtual call per step
+// or reverse, nothing per stage; the arithmetic is the stepper's own, so results are
+// bitwise those of the stepper's type. What only implicit steppers have (Newton's and the
+// linear solves' failures, their report) answers "none" for the others.
+#include <concepts>
+#include <cstddef>
+#include <string>
+#include <type_traits>
+#include <utility>
+
+#include "models/derivatives.hpp"
+#include "solvers/linear_solver.hpp"
+#include "solvers/stepper.hpp"
+
+namespace backsweep {
+
+template <class M, class T, class A>
+class AnyStepper {
+ public:
+  using scalar_type = T;
+  using algebra_type = A;
+  using model_type = M;
+
+  virtual ~AnyStepper() = default;
+
+  virtual StepperTraits traits() const = 0;
+  virtual const M& model() const = 0;
+  virtual std::size_t state_size() const = 0;
+  virtual std::size_t param_size() const = 0;
+
+  void step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error = nullptr) {
+    take_step(step, y, p, y_next, error);
+  }
+  virtual void accept() = 0;
+  virtual void reject() = 0;
+  virtual void restart() = 0;
+  virtual void evaluate(double t, const T* y, const T* p, T* dydt) = 0;
+  virtual std::size_t rhs_evaluations() const = 0;
+
+  virtual void reverse(const StepInterval& step, const T* y, const T* p, T* lambda, T* mu) = 0;
+  virtual std::size_t vjp_evaluations() const = 0;
+  virtual VjpMethod vjp_method() const = 0;
+
+  virtual std::size_t record_size() const = 0;
+  virtual void record_to(T* where) = 0;
+  virtual void reverse_recorded(const StepInterval& step, const T* record, const T* p, T* lambda, T* mu) = 0;
+
+  virtual bool newton_failed() const = 0;
+  virtual std::string linear_failure() const = 0;
+  // The implicit stepper's linear solves, or null.
+  virtual const LinearSolveReport* linear_solve_report() const = 0;
+
+ private:
+  virtual void take_step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error) = 0;
+};
+
+// A stepper whose linear solves, if it makes any, linear_solve_report() gives.
+template <class S>
+concept MayReportLinearSolves = requires(const S& s) {
+  { s.linear_solve_report() } -> std::convertible_to<const LinearSolveReport*>;
+};
+
+// S (a host stepper with its reverse and records) as an AnyStepper.
+template <RecordingStepper S>
+using AnyStepperFor = AnyStepper<std::remove_cvref_t<decltype(std::declval<const S&>().model())>,
+                                 typename S::scalar_type, typename S::algebra_type>;
+
+template <RecordingStepper S>
+class StepperBehind final : public AnyStepperFor<S> {
+ public:
+  using T = typename S::scalar_type;
+  using M = typename AnyStepperFor<S>::model_type;
+
+  explicit StepperBehind(S& stepper) : s_(stepper) {}
+
+  StepperTraits traits() const override { return s_.traits(); }
+  const M& model() const override { return s_.model(); }
+  std::size_t state_size() const override { return s_.state_size(); }
+  std::size_t param_size() const override { return s_.param_size(); }
+
+  void accept() override { s_.accept(); }
+  void reject() override { s_.reject(); }
+  void restart() override { s_.restart(); }
+  void evaluate(double t, const T* y, const T* p, T* dydt) override { s_.evaluate(t, y, p, dydt); }
+  std::size_t rhs_evaluations() const override { return s_.rhs_evaluations(); }
+
+  void reverse(const StepInterval& step, const T* y, const T* p, T* lambda, T* mu) override {
+    s_.reverse(step, y, p, lambda, mu);
+  }
+  std::size_t vjp_evaluations() const override { return s_.vjp_evaluations(); }
+  VjpMethod vjp_method() const override { return s_.vjp_method(); }
+
+  std::size_t record_size() const override { return s_.record_size(); }
+  void record_to(T* where) override { s_.record_to(where); }
+  void reverse_recorded(const StepInterval& step, const T* record, const T* p, T* lambda, T* mu) override {
+    s_.reverse_recorded(step, record, p, lambda, mu);
+  }
+
+  bool newton_failed() const override {
+    if constexpr (requires { s_.newton_failed(); }) return s_.newton_failed();
+    else return false;
+  }
+  std::string linear_failure() const override {
+    if constexpr (requires { s_.linear_failure(); }) return s_.linear_failure();
+    else return {};
+  }
+  const LinearSolveReport* linear_solve_report() const override {
+    if constexpr (ReportsLinearSolves<S>) return &s_.linear_solves();
+    else return nullptr;
+  }
+
+ private:
+  void take_step(const StepInterval& step, const T* y, const T* p, T* y_next, T* error) override {
+    s_.step(step, y, p, y_next, error);
+  }
+
+  S& s_;
+};
+
+}  // namespace backsweep
