@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "adjoint/detail/scalar_gradient.hpp"
+#include "models/any_model.hpp"
 #include "models/derivatives.hpp"
 #include "models/grid_layout.hpp"
 #include "models/model.hpp"
@@ -87,6 +88,16 @@ struct WithQuadrature : detail::PlusOneState<M> {
     return pattern;
   }
 };
+
+// f(the system of the model held by an AnyModel, as its own type): see with_held.
+template <class M, class Running, class F>
+  requires requires(const M& model) { with_held(model, models::HeldProbe{}); }
+decltype(auto) with_held(const WithQuadrature<M, Running>& system, F&& f) {
+  return with_held(*system.model, [&](const auto& held) -> decltype(auto) {
+    const WithQuadrature<std::remove_cvref_t<decltype(held)>, Running> own{&held, system.running};
+    return f(own);
+  });
+}
 
 // The VJP of a model with a quadrature: the model's own (whatever way it takes) plus the
 // running cost's gradient weighted by the quadrature's adjoint. Nothing depends on q.

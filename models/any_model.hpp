@@ -87,6 +87,16 @@ class AnyModel {
   std::size_t n_, np_;  // the held model's, asked at every step
 };
 
+// f(the held model), as its own type. HeldProbe asks whether a model holds others.
+struct HeldProbe {
+  template <class H>
+  void operator()(const H&) const {}
+};
+template <class... As, class F>
+decltype(auto) with_held(const AnyModel<As...>& model, F&& f) {
+  return model.visit(f);
+}
+
 }  // namespace backsweep::models
 
 namespace backsweep {

@@ -69,16 +69,18 @@ template <RecordingStepper S>
 using AnyStepperFor = AnyStepper<std::remove_cvref_t<decltype(std::declval<const S&>().model())>,
                                  typename S::scalar_type, typename S::algebra_type>;
 
-template <RecordingStepper S>
-class StepperBehind final : public AnyStepperFor<S> {
+// As an AnyStepper of model M: its own model's, or one that holds it (a step of AnyModel
+// taken by its held model's stepper).
+template <RecordingStepper S, class M = typename AnyStepperFor<S>::model_type>
+class StepperBehind final : public AnyStepper<M, typename S::scalar_type, typename S::algebra_type> {
  public:
   using T = typename S::scalar_type;
-  using M = typename AnyStepperFor<S>::model_type;
 
-  explicit StepperBehind(S& stepper) : s_(stepper) {}
+  explicit StepperBehind(S& stepper) : s_(stepper), model_(stepper.model()) {}
+  StepperBehind(S& stepper, const M& model) : s_(stepper), model_(model) {}
 
   StepperTraits traits() const override { return s_.traits(); }
-  const M& model() const override { return s_.model(); }
+  const M& model() const override { return model_; }
   std::size_t state_size() const override { return s_.state_size(); }
   std::size_t param_size() const override { return s_.param_size(); }
 
@@ -119,6 +121,7 @@ class StepperBehind final : public AnyStepperFor<S> {
   }
 
   S& s_;
+  const M& model_;
 };
 
 }  // namespace backsweep

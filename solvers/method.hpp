@@ -12,6 +12,7 @@
 #include <string_view>
 #include <type_traits>
 
+#include "models/any_model.hpp"
 #include "models/model.hpp"
 #include "models/rescaled_time.hpp"
 #include "solvers/algebra.hpp"
@@ -95,17 +96,42 @@ constexpr const Method* find_method(std::string_view name) {
 }
 
 namespace detail {
-// f(stepper); for a model of run-time size, f of it behind AnyStepper, so that f's driver
-// is compiled once for the model's steppers (any_stepper.hpp). Small static models keep
-// their steps inlined into the driver's loop.
+// f(stepper); for a model of run-time size on doubles, f of it behind AnyStepper, so that
+// f's driver is compiled once for the model's steppers (any_stepper.hpp). Small static
+// models keep their steps inlined into the driver's loop, and Dual steppers (tangents)
+// stay as they are: behind AnyStepper their reverse would be compiled too, unused.
 template <class M, class S, class F>
 decltype(auto) call_with(S& stepper, F& f) {
-  if constexpr (HasStaticSizes<M>) {
+  if constexpr (HasStaticSizes<M> || !std::is_same_v<typename S::scalar_type, double>) {
     return f(stepper);
   } else {
     StepperBehind<S> behind(stepper);
     return f(static_cast<AnyStepperFor<S>&>(behind));
   }
+}
+
+// A model that holds one of several (AnyModel, models/any_model.hpp, or a system of it).
+template <class M>
+concept HoldsModels = requires(const M& model) { with_held(model, models::HeldProbe{}); };
+
+// Explicit steps of a model held by M: a small static held model's own ExplicitRK behind
+// AnyStepper<M> (its steps as fast as the model's own type's, the drivers still compiled
+// once for M); any other, M's ExplicitRK through plain(stepper).
+template <class T, class A, class M, class F, class Plain>
+decltype(auto) with_held_explicit(const M& model, const ButcherTableau& tableau, const TimeEvents* events, F& f,
+                                  const Plain& plain) {
+  return with_held(model, [&](const auto& held) -> decltype(auto) {
+    using H = std::remove_cvref_t<decltype(held)>;
+    if constexpr (HasStaticSizes<H>) {
+      ExplicitRK<H, T, A> stepper(held, tableau);
+      EventStepper<ExplicitRK<H, T, A>> event_stepper(stepper, events);
+      StepperBehind<EventStepper<ExplicitRK<H, T, A>>, M> behind(event_stepper, model);
+      return f(static_cast<AnyStepper<M, T, A>&>(behind));
+    } else {
+      ExplicitRK<M, T, A> stepper(model, tableau);
+      return plain(stepper);
+    }
+  });
 }
 }  // namespace detail
 
@@ -129,8 +155,12 @@ decltype(auto) with_stepper(const M& model, const Method& method, const TimeEven
         ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
         return plain(stepper);
       }
-      ExplicitRK<M, T, A> stepper(model, *method.tableau);
-      return plain(stepper);
+      if constexpr (detail::HoldsModels<M> && std::is_same_v<T, double>)
+        return detail::with_held_explicit<T, A>(model, *method.tableau, events, f, plain);
+      else {
+        ExplicitRK<M, T, A> stepper(model, *method.tableau);
+        return plain(stepper);
+      }
     }
     // Events at moving times take the steps with the same method on the model in rescaled
     // time (floating_events.hpp).
