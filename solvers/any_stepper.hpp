@@ -1,11 +1,11 @@
 #pragma once
 // AnyStepper<M, T, A>: every host stepper with_stepper() makes for a model (explicit or
 // implicit, with events at fixed or moving times, all EventSteppers) behind one type, so
-// each driver (integrate, replay, the adjoint sweep under every schedule, the tangent) is
-// compiled once per model and scalar instead of once per stepper. A virtual call per step
-// or reverse, nothing per stage; the arithmetic is the stepper's own, so results are
-// bitwise those of the stepper's type. What only implicit steppers have (Newton's and the
-// linear solves' failures, their report) answers "none" for the others.
+// each driver (integrate, replay, the adjoint sweep under every schedule) is compiled once
+// per model and scalar instead of once per stepper. A virtual call per step or reverse,
+// nothing per stage; the arithmetic is the stepper's own, so results are bitwise those of
+// the stepper's type. What only implicit steppers have (Newton's and the linear solves'
+// failures, their report) answers "none" for the others.
 #include <concepts>
 #include <cstddef>
 #include <string>
