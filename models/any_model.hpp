@@ -1,5 +1,5 @@
 #pragma once
-// AnyModel<Ms...>: whichever of several model types, as one model type, so the engine is
+// AnyModel<As...>: whichever of several model types, as one model type, so the engine is
 // compiled once for all of them instead of once each. An alternative is a model, or a
 // shared_ptr to one that is costly to copy (a model defined by equations).
 //
