@@ -46,4 +46,6 @@ void ExpressionProgram::append(const ExpressionProgram& other, std::uint32_t out
   link(taped.size() == first ? first : 0);  // an unlinked program is linked whole
 }
 
+BACKSWEEP_PROGRAM_SCALARS()
+
 }  // namespace backsweep::detail

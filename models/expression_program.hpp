@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "models/constant_arithmetic.hpp"
+#include "models/dual.hpp"
 #include "models/detail/dependency_tracer.hpp"
 
 namespace backsweep::detail {
@@ -152,100 +153,102 @@ struct ExpressionProgram {
   // inlined: inlined into a caller whose segment array is shorter than kMaxSegments,
   // GCC warns about the switch below (-Warray-bounds); the call costs nothing measurable.
   template <bool kTaping, class T>
-  [[gnu::noinline]]
-  void execute(const T* const* caller_segments, T* outputs, T* tape) const {
-    using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cos, std::cosh,
-        std::erf, std::exp, std::log, std::log10, std::sin, std::sinh, std::sqrt, std::tan,
-        std::tanh;
-    static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_copyable_v<T>);
-    // Raw storage: registers are written before they are read, and a Dual would
-    // zero-fill itself on construction, which costs more than a small program.
-    alignas(T) std::byte storage[kTaping ? 1 : kRegisterCount * sizeof(T)];
-    T* const registers = reinterpret_cast<T*>(storage);
-    const T* sources[kMaxSegments + 1];  // only those the program reads are set
-    sources[kRegisters] = kTaping ? tape : registers;
-    switch (segments) {  // a loop here becomes a call to memcpy, slower than the program
-      case 7: sources[7] = caller_segments[6]; [[fallthrough]];
-      case 6: sources[6] = caller_segments[5]; [[fallthrough]];
-      case 5: sources[5] = caller_segments[4]; [[fallthrough]];
-      case 4: sources[4] = caller_segments[3]; [[fallthrough]];
-      case 3: sources[3] = caller_segments[2]; [[fallthrough]];
-      case 2: sources[2] = caller_segments[1]; [[fallthrough]];
-      case 1: sources[1] = caller_segments[0]; [[fallthrough]];
-      default: break;
-    }
-    T* const targets[2] = {registers, outputs};
-    const ExpressionOp* const program = ops.data();
-    const TapedOperands* const where = taped.data();
-    const std::size_t count = ops.size();
+  [[gnu::noinline]] void execute(const T* const* caller_segments, T* outputs, T* tape) const;
+};
+
+template <bool kTaping, class T>
+void ExpressionProgram::execute(const T* const* caller_segments, T* outputs, T* tape) const {
+  using std::abs, std::acos, std::asin, std::atan, std::atan2, std::cos, std::cosh,
+      std::erf, std::exp, std::log, std::log10, std::sin, std::sinh, std::sqrt, std::tan,
+      std::tanh;
+  static_assert(std::is_trivially_destructible_v<T> && std::is_trivially_copyable_v<T>);
+  // Raw storage: registers are written before they are read, and a Dual would
+  // zero-fill itself on construction, which costs more than a small program.
+  alignas(T) std::byte storage[kTaping ? 1 : kRegisterCount * sizeof(T)];
+  T* const registers = reinterpret_cast<T*>(storage);
+  const T* sources[kMaxSegments + 1];  // only those the program reads are set
+  sources[kRegisters] = kTaping ? tape : registers;
+  switch (segments) {  // a loop here becomes a call to memcpy, slower than the program
+    case 7: sources[7] = caller_segments[6]; [[fallthrough]];
+    case 6: sources[6] = caller_segments[5]; [[fallthrough]];
+    case 5: sources[5] = caller_segments[4]; [[fallthrough]];
+    case 4: sources[4] = caller_segments[3]; [[fallthrough]];
+    case 3: sources[3] = caller_segments[2]; [[fallthrough]];
+    case 2: sources[2] = caller_segments[1]; [[fallthrough]];
+    case 1: sources[1] = caller_segments[0]; [[fallthrough]];
+    default: break;
+  }
+  T* const targets[2] = {registers, outputs};
+  const ExpressionOp* const program = ops.data();
+  const TapedOperands* const where = taped.data();
+  const std::size_t count = ops.size();
 #define BACKSWEEP_DST (kTaping ? tape[i] : targets[op.target][op.dst])
 #define BACKSWEEP_A sources[op.a_source][kTaping ? where[i].a : op.a]
 #define BACKSWEEP_B sources[op.b_source][kTaping ? where[i].b : op.b]
 #define BACKSWEEP_C sources[op.c_source][kTaping ? where[i].c : op.c]
-    for (std::size_t i = 0; i < count; ++i) {
-      const ExpressionOp& op = program[i];
-      switch (op.code) {
-        case ExpressionCode::add: BACKSWEEP_DST = BACKSWEEP_A + BACKSWEEP_B; break;
-        case ExpressionCode::subtract: BACKSWEEP_DST = BACKSWEEP_A - BACKSWEEP_B; break;
-        case ExpressionCode::multiply: BACKSWEEP_DST = BACKSWEEP_A * BACKSWEEP_B; break;
-        case ExpressionCode::divide: BACKSWEEP_DST = BACKSWEEP_A / BACKSWEEP_B; break;
-        case ExpressionCode::power: BACKSWEEP_DST = power(BACKSWEEP_A, BACKSWEEP_B); break;
-        case ExpressionCode::min: BACKSWEEP_DST = branch(!(BACKSWEEP_B < BACKSWEEP_A), BACKSWEEP_A, BACKSWEEP_B); break;
-        case ExpressionCode::max: BACKSWEEP_DST = branch(!(BACKSWEEP_A < BACKSWEEP_B), BACKSWEEP_A, BACKSWEEP_B); break;
-        case ExpressionCode::atan2: BACKSWEEP_DST = atan2(BACKSWEEP_A, BACKSWEEP_B); break;
-        case ExpressionCode::less: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) < value_of(BACKSWEEP_B)); break;
-        case ExpressionCode::less_equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) <= value_of(BACKSWEEP_B)); break;
-        case ExpressionCode::equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) == value_of(BACKSWEEP_B)); break;
-        case ExpressionCode::not_equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != value_of(BACKSWEEP_B)); break;
-        case ExpressionCode::logical_and:
-          BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != 0 && value_of(BACKSWEEP_B) != 0);
-          break;
-        case ExpressionCode::logical_or:
-          BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != 0 || value_of(BACKSWEEP_B) != 0);
-          break;
-        case ExpressionCode::select: BACKSWEEP_DST = branch(value_of(BACKSWEEP_C) != 0, BACKSWEEP_A, BACKSWEEP_B); break;
-        case ExpressionCode::sum_range: {
-          const T* const first = &BACKSWEEP_A;
-          T sum = first[0];
-          for (std::size_t k = 1; k < std::size_t(op.value); ++k) sum = sum + first[k];
-          BACKSWEEP_DST = sum;
-          break;
-        }
-        case ExpressionCode::add_constant: BACKSWEEP_DST = plus_constant(BACKSWEEP_A, op.value); break;
-        case ExpressionCode::subtract_constant: BACKSWEEP_DST = plus_constant(BACKSWEEP_A, -op.value); break;
-        case ExpressionCode::multiply_constant: BACKSWEEP_DST = times_constant(BACKSWEEP_A, op.value); break;
-        case ExpressionCode::divide_constant: BACKSWEEP_DST = divided_by_constant(BACKSWEEP_A, op.value); break;
-        case ExpressionCode::power_constant: BACKSWEEP_DST = power_constant(BACKSWEEP_A, op.value); break;
-        case ExpressionCode::constant_subtract: BACKSWEEP_DST = constant_minus(op.value, BACKSWEEP_A); break;
-        case ExpressionCode::constant_divide: BACKSWEEP_DST = T(op.value) / BACKSWEEP_A; break;
-        case ExpressionCode::negate: BACKSWEEP_DST = -BACKSWEEP_A; break;
-        case ExpressionCode::exp: BACKSWEEP_DST = exp(BACKSWEEP_A); break;
-        case ExpressionCode::log: BACKSWEEP_DST = log(BACKSWEEP_A); break;
-        case ExpressionCode::log10: BACKSWEEP_DST = log10(BACKSWEEP_A); break;
-        case ExpressionCode::sqrt: BACKSWEEP_DST = sqrt(BACKSWEEP_A); break;
-        case ExpressionCode::sin: BACKSWEEP_DST = sin(BACKSWEEP_A); break;
-        case ExpressionCode::cos: BACKSWEEP_DST = cos(BACKSWEEP_A); break;
-        case ExpressionCode::tan: BACKSWEEP_DST = tan(BACKSWEEP_A); break;
-        case ExpressionCode::tanh: BACKSWEEP_DST = tanh(BACKSWEEP_A); break;
-        case ExpressionCode::abs: BACKSWEEP_DST = abs(BACKSWEEP_A); break;
-        case ExpressionCode::atan: BACKSWEEP_DST = atan(BACKSWEEP_A); break;
-        case ExpressionCode::asin: BACKSWEEP_DST = asin(BACKSWEEP_A); break;
-        case ExpressionCode::acos: BACKSWEEP_DST = acos(BACKSWEEP_A); break;
-        case ExpressionCode::sinh: BACKSWEEP_DST = sinh(BACKSWEEP_A); break;
-        case ExpressionCode::cosh: BACKSWEEP_DST = cosh(BACKSWEEP_A); break;
-        case ExpressionCode::erf: BACKSWEEP_DST = erf(BACKSWEEP_A); break;
-        case ExpressionCode::copy: BACKSWEEP_DST = BACKSWEEP_A; break;
-        case ExpressionCode::copy_constant: BACKSWEEP_DST = T(op.value); break;
+  for (std::size_t i = 0; i < count; ++i) {
+    const ExpressionOp& op = program[i];
+    switch (op.code) {
+      case ExpressionCode::add: BACKSWEEP_DST = BACKSWEEP_A + BACKSWEEP_B; break;
+      case ExpressionCode::subtract: BACKSWEEP_DST = BACKSWEEP_A - BACKSWEEP_B; break;
+      case ExpressionCode::multiply: BACKSWEEP_DST = BACKSWEEP_A * BACKSWEEP_B; break;
+      case ExpressionCode::divide: BACKSWEEP_DST = BACKSWEEP_A / BACKSWEEP_B; break;
+      case ExpressionCode::power: BACKSWEEP_DST = power(BACKSWEEP_A, BACKSWEEP_B); break;
+      case ExpressionCode::min: BACKSWEEP_DST = branch(!(BACKSWEEP_B < BACKSWEEP_A), BACKSWEEP_A, BACKSWEEP_B); break;
+      case ExpressionCode::max: BACKSWEEP_DST = branch(!(BACKSWEEP_A < BACKSWEEP_B), BACKSWEEP_A, BACKSWEEP_B); break;
+      case ExpressionCode::atan2: BACKSWEEP_DST = atan2(BACKSWEEP_A, BACKSWEEP_B); break;
+      case ExpressionCode::less: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) < value_of(BACKSWEEP_B)); break;
+      case ExpressionCode::less_equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) <= value_of(BACKSWEEP_B)); break;
+      case ExpressionCode::equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) == value_of(BACKSWEEP_B)); break;
+      case ExpressionCode::not_equal: BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != value_of(BACKSWEEP_B)); break;
+      case ExpressionCode::logical_and:
+        BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != 0 && value_of(BACKSWEEP_B) != 0);
+        break;
+      case ExpressionCode::logical_or:
+        BACKSWEEP_DST = truth<T>(value_of(BACKSWEEP_A) != 0 || value_of(BACKSWEEP_B) != 0);
+        break;
+      case ExpressionCode::select: BACKSWEEP_DST = branch(value_of(BACKSWEEP_C) != 0, BACKSWEEP_A, BACKSWEEP_B); break;
+      case ExpressionCode::sum_range: {
+        const T* const first = &BACKSWEEP_A;
+        T sum = first[0];
+        for (std::size_t k = 1; k < std::size_t(op.value); ++k) sum = sum + first[k];
+        BACKSWEEP_DST = sum;
+        break;
       }
-      if constexpr (kTaping)
-        if (op.target == kOutputs && outputs) outputs[op.dst] = tape[i];
+      case ExpressionCode::add_constant: BACKSWEEP_DST = plus_constant(BACKSWEEP_A, op.value); break;
+      case ExpressionCode::subtract_constant: BACKSWEEP_DST = plus_constant(BACKSWEEP_A, -op.value); break;
+      case ExpressionCode::multiply_constant: BACKSWEEP_DST = times_constant(BACKSWEEP_A, op.value); break;
+      case ExpressionCode::divide_constant: BACKSWEEP_DST = divided_by_constant(BACKSWEEP_A, op.value); break;
+      case ExpressionCode::power_constant: BACKSWEEP_DST = power_constant(BACKSWEEP_A, op.value); break;
+      case ExpressionCode::constant_subtract: BACKSWEEP_DST = constant_minus(op.value, BACKSWEEP_A); break;
+      case ExpressionCode::constant_divide: BACKSWEEP_DST = T(op.value) / BACKSWEEP_A; break;
+      case ExpressionCode::negate: BACKSWEEP_DST = -BACKSWEEP_A; break;
+      case ExpressionCode::exp: BACKSWEEP_DST = exp(BACKSWEEP_A); break;
+      case ExpressionCode::log: BACKSWEEP_DST = log(BACKSWEEP_A); break;
+      case ExpressionCode::log10: BACKSWEEP_DST = log10(BACKSWEEP_A); break;
+      case ExpressionCode::sqrt: BACKSWEEP_DST = sqrt(BACKSWEEP_A); break;
+      case ExpressionCode::sin: BACKSWEEP_DST = sin(BACKSWEEP_A); break;
+      case ExpressionCode::cos: BACKSWEEP_DST = cos(BACKSWEEP_A); break;
+      case ExpressionCode::tan: BACKSWEEP_DST = tan(BACKSWEEP_A); break;
+      case ExpressionCode::tanh: BACKSWEEP_DST = tanh(BACKSWEEP_A); break;
+      case ExpressionCode::abs: BACKSWEEP_DST = abs(BACKSWEEP_A); break;
+      case ExpressionCode::atan: BACKSWEEP_DST = atan(BACKSWEEP_A); break;
+      case ExpressionCode::asin: BACKSWEEP_DST = asin(BACKSWEEP_A); break;
+      case ExpressionCode::acos: BACKSWEEP_DST = acos(BACKSWEEP_A); break;
+      case ExpressionCode::sinh: BACKSWEEP_DST = sinh(BACKSWEEP_A); break;
+      case ExpressionCode::cosh: BACKSWEEP_DST = cosh(BACKSWEEP_A); break;
+      case ExpressionCode::erf: BACKSWEEP_DST = erf(BACKSWEEP_A); break;
+      case ExpressionCode::copy: BACKSWEEP_DST = BACKSWEEP_A; break;
+      case ExpressionCode::copy_constant: BACKSWEEP_DST = T(op.value); break;
     }
+    if constexpr (kTaping)
+      if (op.target == kOutputs && outputs) outputs[op.dst] = tape[i];
+  }
 #undef BACKSWEEP_DST
 #undef BACKSWEEP_A
 #undef BACKSWEEP_B
 #undef BACKSWEEP_C
-  }
-};
+}
 
 template <class T>
 void ExpressionProgram::reverse(const T* const* caller_segments, const T* tape,
@@ -352,5 +355,22 @@ void ExpressionProgram::reverse(const T* const* caller_segments, const T* tape,
     }
   }
 }
+
+// The scalars the engine runs programs on, compiled once in expression_program.cpp
+// rather than in every translation unit that evaluates a model.
+#define BACKSWEEP_PROGRAM_SCALARS(extern_or_not)                                                        \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, double)                                                          \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, DependencyTracer)                                                \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 1>) BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 2>) \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 3>) BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 4>) \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 5>) BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 6>) \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 7>) BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 8>) \
+  extern_or_not template void ExpressionProgram::execute<true, double>(const double* const*, double*, double*) const; \
+  extern_or_not template void ExpressionProgram::reverse<double>(const double* const*, const double*, const double*, \
+                                                                 double* const*) const;
+#define BACKSWEEP_PROGRAM_RUN(extern_or_not, ...) \
+  extern_or_not template void ExpressionProgram::execute<false, __VA_ARGS__>(const __VA_ARGS__* const*, __VA_ARGS__*, \
+                                                                             __VA_ARGS__*) const;
+BACKSWEEP_PROGRAM_SCALARS(extern)
 
 }  // namespace backsweep::detail

@@ -72,7 +72,7 @@ using AnyStepperFor = AnyStepper<std::remove_cvref_t<decltype(std::declval<const
 // As an AnyStepper of model M: its own model's, or one that holds it (a step of AnyModel
 // taken by its held model's stepper).
 template <RecordingStepper S, class M = typename AnyStepperFor<S>::model_type>
-class StepperBehind final : public AnyStepper<M, typename S::scalar_type, typename S::algebra_type> {
+class StepperBehind : public AnyStepper<M, typename S::scalar_type, typename S::algebra_type> {
  public:
   using T = typename S::scalar_type;
 

@@ -23,6 +23,7 @@
 #include "solvers/explicit_rk.hpp"
 #include "solvers/implicit_rk.hpp"
 #include "solvers/stepper.hpp"
+#include "solvers/stepper_factory.hpp"
 
 namespace backsweep {
 
@@ -96,43 +97,13 @@ constexpr const Method* find_method(std::string_view name) {
 }
 
 namespace detail {
-// f(stepper); for a model of run-time size on doubles, f of it behind AnyStepper, so that
-// f's driver is compiled once for the model's steppers (any_stepper.hpp). Small static
-// models keep their steps inlined into the driver's loop, and Dual steppers (tangents)
-// stay as they are: behind AnyStepper their reverse would be compiled too, unused.
-template <class M, class S, class F>
-decltype(auto) call_with(S& stepper, F& f) {
-  if constexpr (HasStaticSizes<M> || !std::is_same_v<typename S::scalar_type, double>) {
-    return f(stepper);
-  } else {
-    StepperBehind<S> behind(stepper);
-    return f(static_cast<AnyStepperFor<S>&>(behind));
-  }
-}
-
-// A model that holds one of several (AnyModel, models/any_model.hpp, or a system of it).
-template <class M>
-concept HoldsModels = requires(const M& model) { with_held(model, models::HeldProbe{}); };
-
-// Explicit steps of a model held by M: a small static held model's own ExplicitRK behind
-// AnyStepper<M> (its steps as fast as the model's own type's, the drivers still compiled
-// once for M); any other, M's ExplicitRK through plain(stepper).
-template <class T, class A, class M, class F, class Plain>
-decltype(auto) with_held_explicit(const M& model, const ButcherTableau& tableau, const TimeEvents* events, F& f,
-                                  const Plain& plain) {
-  return with_held(model, [&](const auto& held) -> decltype(auto) {
-    using H = std::remove_cvref_t<decltype(held)>;
-    if constexpr (HasStaticSizes<H>) {
-      ExplicitRK<H, T, A> stepper(held, tableau);
-      EventStepper<ExplicitRK<H, T, A>> event_stepper(stepper, events);
-      StepperBehind<EventStepper<ExplicitRK<H, T, A>>, M> behind(event_stepper, model);
-      return f(static_cast<AnyStepper<M, T, A>&>(behind));
-    } else {
-      ExplicitRK<M, T, A> stepper(model, tableau);
-      return plain(stepper);
-    }
-  });
-}
+// Whether with_stepper() puts the steppers behind AnyStepper, so that each driver
+// (integrate, replay, the adjoint sweep under every schedule) is compiled once for a
+// model's steppers (any_stepper.hpp): for a model of run-time size on doubles. Small
+// static models keep their steps inlined into the driver's loop, and Dual steppers
+// (tangents) stay as they are: behind AnyStepper their reverse would be compiled too, unused.
+template <class M, class T>
+inline constexpr bool erases_steppers = !HasStaticSizes<M> && std::is_same_v<T, double>;
 }  // namespace detail
 
 // Calls f(stepper) with a stepper of `method` for `model` on scalar T and algebra A, and
@@ -145,42 +116,30 @@ decltype(auto) with_stepper(const M& model, const Method& method, const TimeEven
   if (method.is_sundials())
     throw std::invalid_argument(std::string(method.name()) +
                                 " is integrated by SUNDIALS: this needs a backsweep method (e.g. sdirk4)");
-  if constexpr (host_vectors<A>) {
-    if (!events || events->floating().empty()) {
-      const auto plain = [&](auto& stepper) -> decltype(auto) {
-        EventStepper<std::remove_reference_t<decltype(stepper)>> event_stepper(stepper, events);
-        return detail::call_with<M>(event_stepper, f);
-      };
-      if (method.implicit()) {
-        ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
-        return plain(stepper);
-      }
-      if constexpr (detail::HoldsModels<M> && std::is_same_v<T, double>)
-        return detail::with_held_explicit<T, A>(model, *method.tableau, events, f, plain);
-      else {
-        ExplicitRK<M, T, A> stepper(model, *method.tableau);
-        return plain(stepper);
-      }
-    }
+  if constexpr (host_vectors<A> && detail::erases_steppers<M, T>) {
+    const auto stepper = method.implicit()
+                             ? make_implicit_stepper<T, A>(model, *method.tableau, method.newton, events)
+                             : make_explicit_stepper<T, A>(model, *method.tableau, events);
+    return f(*stepper);
+  } else if constexpr (host_vectors<A>) {
     // Events at moving times take the steps with the same method on the model in rescaled
     // time (floating_events.hpp).
-    const RescaledTime<M> rescaled(model);
-    const auto with_events = [&](auto& stepper, auto& sub) -> decltype(auto) {
-      using Inner = std::remove_reference_t<decltype(stepper)>;
-      using Sub = std::remove_reference_t<decltype(sub)>;
-      EventStepper<Inner, Sub> event_stepper(stepper, events, &sub);
-      return detail::call_with<M>(event_stepper, f);
-    };
-    if (method.implicit()) {
-      NewtonOptions newton = method.newton;
-      newton.linear_solver = LinearSolver::automatic;  // the rescaled model declares no sparsity
-      ImplicitRK<M, T, A> stepper(model, *method.tableau, method.newton);
-      ImplicitRK<RescaledTime<M>, T, A> sub(rescaled, *method.tableau, newton);
-      return with_events(stepper, sub);
+    if (events && !events->floating().empty()) {
+      if (method.implicit()) {
+        detail::FloatingSteppers<M, ImplicitRK<M, T, A>, ImplicitRK<RescaledTime<M>, T, A>> steppers(
+            model, events, *method.tableau, method.newton);
+        return f(steppers.outer);
+      }
+      detail::FloatingSteppers<M, ExplicitRK<M, T, A>, ExplicitRK<RescaledTime<M>, T, A>> steppers(model, events,
+                                                                                                   *method.tableau);
+      return f(steppers.outer);
     }
-    ExplicitRK<M, T, A> stepper(model, *method.tableau);
-    ExplicitRK<RescaledTime<M>, T, A> sub(rescaled, *method.tableau);
-    return with_events(stepper, sub);
+    if (method.implicit()) {
+      detail::PlainSteppers<ImplicitRK<M, T, A>> steppers(events, model, *method.tableau, method.newton);
+      return f(steppers.outer);
+    }
+    detail::PlainSteppers<ExplicitRK<M, T, A>> steppers(events, model, *method.tableau);
+    return f(steppers.outer);
   } else {
     // Newton's linear solves and the events' jumps are host code.
     if (method.implicit())
