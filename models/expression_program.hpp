@@ -21,8 +21,8 @@
 #include <vector>
 
 #include "models/constant_arithmetic.hpp"
-#include "models/dual.hpp"
 #include "models/detail/dependency_tracer.hpp"
+#include "models/dual.hpp"
 
 namespace backsweep::detail {
 
