@@ -357,20 +357,25 @@ void ExpressionProgram::reverse(const T* const* caller_segments, const T* tape,
 }
 
 // The scalars the engine runs programs on, compiled once in expression_program.cpp
-// rather than in every translation unit that evaluates a model.
-#define BACKSWEEP_PROGRAM_SCALARS(extern_or_not)                                                        \
-  BACKSWEEP_PROGRAM_RUN(extern_or_not, double)                                                          \
-  BACKSWEEP_PROGRAM_RUN(extern_or_not, DependencyTracer)                                                \
-  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 1>) BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 2>) \
-  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 3>) BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 4>) \
-  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 5>) BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 6>) \
-  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 7>) BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 8>) \
+// rather than in every translation unit that evaluates a model. `extern` (declared) or
+// nothing (instantiated).
+#define BACKSWEEP_PROGRAM_RUN(extern_or_not, ...)                                                     \
+  extern_or_not template void ExpressionProgram::execute<false, __VA_ARGS__>(const __VA_ARGS__* const*, \
+                                                                             __VA_ARGS__*, __VA_ARGS__*) const;
+#define BACKSWEEP_PROGRAM_SCALARS(extern_or_not)                                                          \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, double)                                                            \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, DependencyTracer)                                                  \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 1>)                                                   \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 2>)                                                   \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 3>)                                                   \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 4>)                                                   \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 5>)                                                   \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 6>)                                                   \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 7>)                                                   \
+  BACKSWEEP_PROGRAM_RUN(extern_or_not, Dual<double, 8>)                                                   \
   extern_or_not template void ExpressionProgram::execute<true, double>(const double* const*, double*, double*) const; \
   extern_or_not template void ExpressionProgram::reverse<double>(const double* const*, const double*, const double*, \
                                                                  double* const*) const;
-#define BACKSWEEP_PROGRAM_RUN(extern_or_not, ...) \
-  extern_or_not template void ExpressionProgram::execute<false, __VA_ARGS__>(const __VA_ARGS__* const*, __VA_ARGS__*, \
-                                                                             __VA_ARGS__*) const;
 BACKSWEEP_PROGRAM_SCALARS(extern)
 
 }  // namespace backsweep::detail

@@ -35,15 +35,15 @@ struct PlainSteppers {
 };
 
 // A small static model held by another, kept by value (with_held may hand over a
-// temporary), with its explicit stepper and the EventStepper over it.
-template <class H, class T, class A>
-struct HeldSteppers {
-  using Outer = EventStepper<ExplicitRK<H, T, A>>;
-  HeldSteppers(const TimeEvents* events, const H& held, const ButcherTableau& tableau)
-      : model(held), stepper(model, tableau), outer(stepper, events) {}
+// temporary), and the steppers over it.
+template <class H>
+struct KeptModel {
   H model;
-  ExplicitRK<H, T, A> stepper;
-  Outer outer;
+};
+template <class H, class T, class A>
+struct HeldSteppers : KeptModel<H>, PlainSteppers<ExplicitRK<H, T, A>> {
+  HeldSteppers(const TimeEvents* events, const H& held, const ButcherTableau& tableau)
+      : KeptModel<H>{held}, PlainSteppers<ExplicitRK<H, T, A>>(events, this->model, tableau) {}
 };
 
 // A stepper, its twin on the model in rescaled time (for the steps that hold events at
