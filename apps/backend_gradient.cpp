@@ -23,11 +23,9 @@ GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorO
     });
     return result;
   }
-  models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& host) {
-    const auto model = gpu::on_device(host);
-    with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
-      result = gradient<double, gpu::ThrustAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
-    });
+  const auto model = gpu::on_device(*sim.grid_kernel);
+  with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
+    result = gradient<double, gpu::ThrustAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
   });
   return result;
 #else

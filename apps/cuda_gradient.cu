@@ -31,13 +31,8 @@ std::optional<GradientResult<double>> cuda_gradient(const GradientConfig& config
                                                     const GradientObservers& observers, RunProgress* progress,
                                                     KernelUse* kernels) {
   const SimulateConfig& sim = config.simulate;
-  if (sim.grid_kernel) {
-    std::optional<GradientResult<double>> result;
-    models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& host) {
-      result = device_gradient(config, gpu::on_device(host), monitor, y0, p, observers, progress);
-    });
-    return result;
-  }
+  if (sim.grid_kernel)
+    return device_gradient(config, gpu::on_device(*sim.grid_kernel), monitor, y0, p, observers, progress);
   CompilerOptions host;
   host.cache = sim.kernel_cache;
   std::optional<gpu::DeviceEquationModel> model;

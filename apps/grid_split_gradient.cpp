@@ -10,6 +10,7 @@
 #include "apps/field_outputs.hpp"
 #include "apps/rank_output.hpp"
 #include "io/assembly/config_objective.hpp"
+#include "models/any_model.hpp"
 #include "models/builtin/grid_blocks.hpp"
 #include "models/equations_block.hpp"
 #include "platform/byte_pack.hpp"
@@ -260,12 +261,15 @@ GradientResult<double> split_grid_gradient(const GradientConfig& config, const M
   const GridBlock block(grid_layout.grid(), ranks::rank(), ranks::count());
   const BlockLayout layout{block, grid_layout.fields().size(), grid_layout.scalar_parameters(),
                            grid_layout.parameter_fields().size()};
-  const auto run = [&](const auto& model) {
-    return run_blocks(config, model, layout, monitor, y0, p, observers, progress);
+  // One type for the three, so the engine is compiled once for them.
+  using AnyBlocked = models::AnyModel<models::BlockedEquations, models::BlockedGrayScott, models::BlockedHeat>;
+  const auto blocked = [&]() -> AnyBlocked {
+    if (!sim.grid_kernel) return AnyBlocked(models::BlockedEquations(*sim.expression_model, block));
+    if (sim.grid_kernel->name == "gray_scott") return AnyBlocked(models::BlockedGrayScott(block));
+    return AnyBlocked(models::BlockedHeat(block));
   };
-  if (!sim.grid_kernel) return run(models::BlockedEquations(*sim.expression_model, block));
-  if (sim.grid_kernel->name == "gray_scott") return run(models::BlockedGrayScott(block));
-  return run(models::BlockedHeat(block));
+  const AnyBlocked model = blocked();
+  return run_blocks(config, model, layout, monitor, y0, p, observers, progress);
 }
 
 }  // namespace backsweep::apps

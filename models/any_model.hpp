@@ -101,38 +101,67 @@ decltype(auto) with_held(const AnyModel<As...>& model, F&& f) {
 
 namespace backsweep {
 
-// The held model's own Derivatives, whichever way it takes them.
+// The held model's own Derivatives, whichever way it takes them. Its members are defined
+// outside the class (not inline), so that a translation unit that declares them `extern`
+// for a model (apps/engine_of/model_kind.hpp) compiles none of the held models' derivatives.
 template <class... As, class V>
 class Derivatives<models::AnyModel<As...>, V> {
  public:
   using Any = models::AnyModel<As...>;
 
-  explicit Derivatives(const Any& model)
-      : of_(model.visit([](const auto& m) {
-          return Each(std::in_place_type<Derivatives<std::remove_cvref_t<decltype(m)>, V>>, m);
-        })) {}
+  explicit Derivatives(const Any& model);
   Derivatives(const Any&&) = delete;  // refers to the model: it must outlive this
 
-  VjpMethod method() const { return std::visit([](const auto& d) { return d.method(); }, of_); }
-  std::size_t state_size() const { return std::visit([](const auto& d) { return d.state_size(); }, of_); }
-  std::size_t param_size() const { return std::visit([](const auto& d) { return d.param_size(); }, of_); }
+  VjpMethod method() const;
+  std::size_t state_size() const;
+  std::size_t param_size() const;
 
-  void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
-    std::visit([&](auto& d) { d.vjp(t, y, p, lambda, vjp_y, vjp_p); }, of_);
-  }
-  void jacobian(V t, const V* y, const V* p, V* dfdy) {
-    std::visit([&](auto& d) { d.jacobian(t, y, p, dfdy); }, of_);
-  }
-  void derived_vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p) {
-    std::visit([&](auto& d) { d.derived_vjp(t, y, p, lambda, vjp_y, vjp_p); }, of_);
-  }
-  void derived_jacobian(V t, const V* y, const V* p, V* dfdy, V* dfdp) {
-    std::visit([&](auto& d) { d.derived_jacobian(t, y, p, dfdy, dfdp); }, of_);
-  }
+  void vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p);
+  void jacobian(V t, const V* y, const V* p, V* dfdy);
+  void derived_vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y, V* vjp_p);
+  void derived_jacobian(V t, const V* y, const V* p, V* dfdy, V* dfdp);
 
  private:
   using Each = std::variant<Derivatives<models::detail::held_t<As>, V>...>;
   Each of_;
 };
+
+template <class... As, class V>
+Derivatives<models::AnyModel<As...>, V>::Derivatives(const Any& model)
+    : of_(model.visit([](const auto& m) {
+        return Each(std::in_place_type<Derivatives<std::remove_cvref_t<decltype(m)>, V>>, m);
+      })) {}
+
+template <class... As, class V>
+VjpMethod Derivatives<models::AnyModel<As...>, V>::method() const {
+  return std::visit([](const auto& d) { return d.method(); }, of_);
+}
+template <class... As, class V>
+std::size_t Derivatives<models::AnyModel<As...>, V>::state_size() const {
+  return std::visit([](const auto& d) { return d.state_size(); }, of_);
+}
+template <class... As, class V>
+std::size_t Derivatives<models::AnyModel<As...>, V>::param_size() const {
+  return std::visit([](const auto& d) { return d.param_size(); }, of_);
+}
+
+template <class... As, class V>
+void Derivatives<models::AnyModel<As...>, V>::vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y,
+                                                  V* vjp_p) {
+  std::visit([&](auto& d) { d.vjp(t, y, p, lambda, vjp_y, vjp_p); }, of_);
+}
+template <class... As, class V>
+void Derivatives<models::AnyModel<As...>, V>::jacobian(V t, const V* y, const V* p, V* dfdy) {
+  std::visit([&](auto& d) { d.jacobian(t, y, p, dfdy); }, of_);
+}
+template <class... As, class V>
+void Derivatives<models::AnyModel<As...>, V>::derived_vjp(V t, const V* y, const V* p, const V* lambda, V* vjp_y,
+                                                          V* vjp_p) {
+  std::visit([&](auto& d) { d.derived_vjp(t, y, p, lambda, vjp_y, vjp_p); }, of_);
+}
+template <class... As, class V>
+void Derivatives<models::AnyModel<As...>, V>::derived_jacobian(V t, const V* y, const V* p, V* dfdy, V* dfdp) {
+  std::visit([&](auto& d) { d.derived_jacobian(t, y, p, dfdy, dfdp); }, of_);
+}
 
 }  // namespace backsweep

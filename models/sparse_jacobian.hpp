@@ -109,24 +109,11 @@ class SparseJacobian {
   }
 
   // Sweeps over the colours `columns` needs, up to 8 colours a model call; when lambda
-  // is given also adds lambdaᵀ J into vjp_y and vjp_params_.
+  // is given also adds lambdaᵀ J into vjp_y and vjp_params_. Defined outside the class
+  // (not inline): a translation unit that declares the class `extern` for a model
+  // (apps/engine_of/model_kind.hpp) compiles none of its Dual passes.
   void sweep(V t, const V* y, const V* p, JacobianColumns columns, const V* lambda = nullptr,
-             V* vjp_y = nullptr) {
-    const bool states_only = columns == JacobianColumns::states;
-    const std::size_t colours = states_only ? colouring_.state_colours : colouring_.colours;
-    for (std::size_t first = 0; first < colours; first += kMaxLanes) {
-      switch (std::min<std::size_t>(kMaxLanes, colours - first)) {
-        case 1: pass<1>(t, y, p, first, states_only, lambda, vjp_y); break;
-        case 2: pass<2>(t, y, p, first, states_only, lambda, vjp_y); break;
-        case 3: pass<3>(t, y, p, first, states_only, lambda, vjp_y); break;
-        case 4: pass<4>(t, y, p, first, states_only, lambda, vjp_y); break;
-        case 5: pass<5>(t, y, p, first, states_only, lambda, vjp_y); break;
-        case 6: pass<6>(t, y, p, first, states_only, lambda, vjp_y); break;
-        case 7: pass<7>(t, y, p, first, states_only, lambda, vjp_y); break;
-        default: pass<8>(t, y, p, first, states_only, lambda, vjp_y); break;
-      }
-    }
-  }
+             V* vjp_y = nullptr);
 
   // One model call with lane k seeded on the columns of colour first + k.
   template <int L>
@@ -215,5 +202,24 @@ class SparseJacobian {
   typename LaneBuffers<std::make_integer_sequence<int, kMaxLanes>>::type buffers_;
   std::size_t model_evaluations_ = 0;
 };
+
+template <Model M, class V>
+void SparseJacobian<M, V>::sweep(V t, const V* y, const V* p, JacobianColumns columns, const V* lambda,
+                                 V* vjp_y) {
+  const bool states_only = columns == JacobianColumns::states;
+  const std::size_t colours = states_only ? colouring_.state_colours : colouring_.colours;
+  for (std::size_t first = 0; first < colours; first += kMaxLanes) {
+    switch (std::min<std::size_t>(kMaxLanes, colours - first)) {
+      case 1: pass<1>(t, y, p, first, states_only, lambda, vjp_y); break;
+      case 2: pass<2>(t, y, p, first, states_only, lambda, vjp_y); break;
+      case 3: pass<3>(t, y, p, first, states_only, lambda, vjp_y); break;
+      case 4: pass<4>(t, y, p, first, states_only, lambda, vjp_y); break;
+      case 5: pass<5>(t, y, p, first, states_only, lambda, vjp_y); break;
+      case 6: pass<6>(t, y, p, first, states_only, lambda, vjp_y); break;
+      case 7: pass<7>(t, y, p, first, states_only, lambda, vjp_y); break;
+      default: pass<8>(t, y, p, first, states_only, lambda, vjp_y); break;
+    }
+  }
+}
 
 }  // namespace backsweep

@@ -13,6 +13,8 @@
 #include <type_traits>
 
 #include "models/any_model.hpp"
+#include "models/derivatives.hpp"
+#include "models/dual.hpp"
 #include "models/model.hpp"
 #include "models/rescaled_time.hpp"
 #include "solvers/algebra.hpp"
@@ -97,13 +99,15 @@ constexpr const Method* find_method(std::string_view name) {
 }
 
 namespace detail {
-// Whether with_stepper() puts the steppers behind AnyStepper, so that each driver
-// (integrate, replay, the adjoint sweep under every schedule) is compiled once for a
-// model's steppers (any_stepper.hpp): for a model of run-time size on doubles. Small
-// static models keep their steps inlined into the driver's loop, and Dual steppers
-// (tangents) stay as they are: behind AnyStepper their reverse would be compiled too, unused.
+// Whether with_stepper() puts the steppers behind one type (stepper_factory.hpp), so that
+// each driver (integrate, replay, the adjoint sweep under every schedule, the forward
+// tangents) is compiled once for a model's steppers: for a model of run-time size on
+// doubles or on the forward tangents' lanes. Small static models keep their steps inlined
+// into the driver's loop; other Dual widths (Hessian-vector products reverse them) stay as
+// they are.
 template <class M, class T>
-inline constexpr bool erases_steppers = !HasStaticSizes<M> && std::is_same_v<T, double>;
+inline constexpr bool erases_steppers =
+    !HasStaticSizes<M> && (std::is_same_v<T, double> || std::is_same_v<T, Dual<double, kDerivativeLanes>>);
 }  // namespace detail
 
 // Calls f(stepper) with a stepper of `method` for `model` on scalar T and algebra A, and

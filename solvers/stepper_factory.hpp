@@ -1,6 +1,7 @@
 #pragma once
 // The steppers with_stepper() puts behind AnyStepper (a model of run-time size on doubles,
-// on the host), made by one function per method family. A translation unit that declares
+// on the host) or, for the forward tangents' Dual lanes, behind AnyForwardStepper, made by
+// one function per method family. A translation unit that declares
 // them `extern template` for its model (apps/engine_of/model_kind.hpp) compiles none of the
 // steppers' code: a model kind's steppers are compiled once, where they are instantiated
 // (apps/engine_of/explicit_steppers.cpp, implicit_steppers.cpp), whichever commands use them.
@@ -19,7 +20,22 @@
 
 namespace backsweep {
 
+// What a host stepper on T goes behind: all of AnyStepper on doubles (the adjoint's), the
+// forward part on the tangents' Dual lanes.
+template <class M, class T, class A>
+using ErasedStepper = std::conditional_t<std::is_same_v<T, double>, AnyStepper<M, T, A>, AnyForwardStepper<M, T, A>>;
+
 namespace detail {
+template <class S, class M>
+struct Behind {
+  using type = ForwardStepperBehind<S, M>;
+};
+template <class S, class M>
+  requires std::is_same_v<typename S::scalar_type, double>
+struct Behind<S, M> {
+  using type = StepperBehind<S, M>;
+};
+
 // A model that holds one of several (AnyModel, models/any_model.hpp, or a system of it).
 template <class M>
 concept HoldsModels = requires(const M& model) { with_held(model, models::HeldProbe{}); };
@@ -69,17 +85,17 @@ struct FloatingSteppers {
   }
 };
 
-// Steppers (Parts) owned by the AnyStepper of model M that the drivers see.
+// Steppers (Parts) owned by the ErasedStepper of model M that the drivers see.
 template <class Parts, class M>
-class OwnedStepper final : Parts, public StepperBehind<typename Parts::Outer, M> {
+class OwnedStepper final : Parts, public Behind<typename Parts::Outer, M>::type {
  public:
   template <class... Args>
   explicit OwnedStepper(const M& model, Args&&... args)
-      : Parts(std::forward<Args>(args)...), StepperBehind<typename Parts::Outer, M>(this->outer, model) {}
+      : Parts(std::forward<Args>(args)...), Behind<typename Parts::Outer, M>::type(this->outer, model) {}
 };
 
 template <class Parts, class M, class T, class A, class... Args>
-std::unique_ptr<AnyStepper<M, T, A>> owned(const M& model, Args&&... args) {
+std::unique_ptr<ErasedStepper<M, T, A>> owned(const M& model, Args&&... args) {
   return std::make_unique<OwnedStepper<Parts, M>>(model, std::forward<Args>(args)...);
 }
 }  // namespace detail
@@ -88,14 +104,14 @@ std::unique_ptr<AnyStepper<M, T, A>> owned(const M& model, Args&&... args) {
 // static model held by `model` takes its steps by its own type's stepper, as fast as that
 // type's; the drivers still see one type for them all.
 template <class T, class A, class M>
-std::unique_ptr<AnyStepper<M, T, A>> make_explicit_stepper(const M& model, const ButcherTableau& tableau,
+std::unique_ptr<ErasedStepper<M, T, A>> make_explicit_stepper(const M& model, const ButcherTableau& tableau,
                                                            const TimeEvents* events) {
   using detail::owned;
   if (events && !events->floating().empty())
     return owned<detail::FloatingSteppers<M, ExplicitRK<M, T, A>, ExplicitRK<RescaledTime<M>, T, A>>, M, T, A>(
         model, model, events, tableau);
   if constexpr (detail::HoldsModels<M>) {
-    return with_held(model, [&](const auto& held) -> std::unique_ptr<AnyStepper<M, T, A>> {
+    return with_held(model, [&](const auto& held) -> std::unique_ptr<ErasedStepper<M, T, A>> {
       using H = std::remove_cvref_t<decltype(held)>;
       if constexpr (HasStaticSizes<H>)
         return owned<detail::HeldSteppers<H, T, A>, M, T, A>(model, events, held, tableau);
@@ -109,7 +125,7 @@ std::unique_ptr<AnyStepper<M, T, A>> make_explicit_stepper(const M& model, const
 
 // An implicit method's stepper for `model`, applying `events` (none when null).
 template <class T, class A, class M>
-std::unique_ptr<AnyStepper<M, T, A>> make_implicit_stepper(const M& model, const ButcherTableau& tableau,
+std::unique_ptr<ErasedStepper<M, T, A>> make_implicit_stepper(const M& model, const ButcherTableau& tableau,
                                                            const NewtonOptions& newton, const TimeEvents* events) {
   using detail::owned;
   if (events && !events->floating().empty())
