@@ -25,3 +25,10 @@ function(backsweep_configure_target target)
   endif()
   target_link_libraries(${target} PRIVATE $<BUILD_INTERFACE:backsweep_build_flags>)
 endfunction()
+
+# backsweep_unity_build(<target> <files>): compiles the target's sources <files> at a time
+# in one translation unit. Their time goes to parsing the same headers (a command's file
+# spends ~7 s of its ~9 in the front end), which a batch parses once.
+function(backsweep_unity_build target files)
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${files})
+endfunction()
