@@ -9,7 +9,7 @@
 # 64 x 64 grid, whose gradient and adjoint fields go to out/gray_scott/*.pvd for ParaView.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BACKSWEEP_PYTHON=OFF BACKSWEEP_TARGETS=backsweep scripts/setup.sh  # the program alone: no tests, benchmarks or Python
+BACKSWEEP_PYTHON=OFF BACKSWEEP_TESTS=none BACKSWEEP_TARGETS=backsweep scripts/setup.sh  # the program alone: no tests, benchmarks or Python
 build/apps/backsweep fit examples/heat_conductivity_fit.toml
 build/apps/backsweep fit examples/lotka_volterra_fit.toml
 build/apps/backsweep simulate examples/lorenz63.toml

@@ -4,17 +4,20 @@
 #   BACKSWEEP_BUILD_DIR  build folder (default build)
 #   BACKSWEEP_CMAKE_ARGS extra CMake arguments
 #   BACKSWEEP_TARGETS    the targets to build (default: all)
-#   BACKSWEEP_TESTS      all (default), or program: only the tests of the program as shipped
+#   BACKSWEEP_TESTS      all (default), program: only the tests of the program as shipped,
+#                        or none: no tests or benchmarks, nor the packages only they need
 #   BACKSWEEP_PYTHON     ON (default): also the Python module, with .venv holding its PyPI
 #                        packages (python/requirements.txt); OFF: without
 #   CI=true              warnings become errors
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+tests=${BACKSWEEP_TESTS:-all}
 packages=(cmake ninja-build g++ libhdf5-dev libtomlplusplus-dev libcli11-dev
-          nlohmann-json3-dev doctest-dev libbenchmark-dev libeigen3-dev liblbfgspp-dev libsundials-dev libsuitesparse-dev
-          openmpi-bin libopenmpi-dev time
-          python3 python3-dev python3-venv paraview paraview-dev python3-paraview xvfb)
+          nlohmann-json3-dev libeigen3-dev liblbfgspp-dev libsundials-dev libsuitesparse-dev
+          openmpi-bin libopenmpi-dev paraview-dev)
+[ "$tests" = none ] || packages+=(doctest-dev libbenchmark-dev time python3 python3-dev python3-venv
+                                  paraview python3-paraview xvfb)
 # Thrust for the OpenMP backend (gpu/): the CUDA toolkit's own, else Debian's.
 [ -e /usr/local/cuda/include/cccl/thrust/version.h ] || packages+=(libthrust-dev)
 missing=()
@@ -50,8 +53,10 @@ build_dir=${BACKSWEEP_BUILD_DIR:-build}
 werror=OFF
 [ "${CI:-}" = true ] && werror=ON
 # shellcheck disable=SC2086
+test_args=(-DBACKSWEEP_BUILD_TESTS=ON -DBACKSWEEP_BUILD_BENCH=ON -DBACKSWEEP_TESTS="$tests")
+[ "$tests" = none ] && test_args=(-DBACKSWEEP_BUILD_TESTS=OFF -DBACKSWEEP_BUILD_BENCH=OFF)
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
-  -DBACKSWEEP_WERROR=$werror -DBACKSWEEP_TESTS="${BACKSWEEP_TESTS:-all}" \
+  -DBACKSWEEP_WERROR=$werror "${test_args[@]}" \
   "${python_args[@]}" ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$build_dir" -j2 ${BACKSWEEP_TARGETS:+--target $BACKSWEEP_TARGETS}

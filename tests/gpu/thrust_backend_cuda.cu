@@ -1,6 +1,8 @@
 // tests/gpu/thrust_backend.test.cpp, member_sweep.test.cpp and grid_models_device.test.cpp built by nvcc
-// for CUDA. Without a GPU (as in CI) it checks that asking for the CUDA backend is a clear
-// error, not a crash, then reports itself skipped (ctest's SKIP_RETURN_CODE 77).
+// for CUDA: member_sweep here, the others in thrust_backend_test_cuda.cu and
+// grid_models_device_cuda.cu (a translation unit each, compiled side by side). Without a
+// GPU (as in CI) it checks that asking for the CUDA backend is a clear error, not a crash,
+// then reports itself skipped (ctest's SKIP_RETURN_CODE 77).
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -10,9 +12,7 @@
 
 #include <cuda_runtime.h>
 
-#include "tests/gpu/grid_models_device.test.cpp"
 #include "tests/gpu/member_sweep.test.cpp"
-#include "tests/gpu/thrust_backend.test.cpp"
 
 namespace {
 
@@ -26,7 +26,7 @@ bool no_device_is_a_clear_error() {
     clear = clear && result.status == IntegrateStatus::invalid_options && result.message.starts_with("CUDA");
   }
   try {
-    gradient<double, ThrustAlgebra>(problem, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0});
+    gradient<double, gpu::ThrustAlgebra>(problem, {1.0, 1.0, 1.0}, {10.0, 28.0, 8.0 / 3.0});
     clear = false;
   } catch (const std::exception& error) {
     std::printf("gradient on ThrustAlgebra: %s\n", error.what());

@@ -3,6 +3,14 @@ A check fails on any other exception, and on a listed one that is gone (so the l
 shrinks)."""
 
 
+def source_files(root, folders):
+    """(path relative to root, text) of each C++ and CUDA source under root's folders."""
+    for folder in folders:
+        for path in sorted((root / folder).rglob("*")):
+            if path.suffix in (".hpp", ".cpp", ".cu", ".cuh"):
+                yield str(path.relative_to(root)), path.read_text(errors="replace")
+
+
 def report(rule, found, known, script):
     """found: {exception: why}; prints what is new or gone; returns the exit code."""
     new = sorted(set(found) - known)

@@ -10,7 +10,7 @@ rest exchanges through platform/ranks.hpp.
 """
 import pathlib, re, sys
 
-from known_debts import report
+from known_debts import report, source_files
 
 FOLDERS = ("platform", "models", "solvers", "adjoint", "gpu", "fit", "io", "apps")
 RULES = {
@@ -27,15 +27,10 @@ KNOWN = set()
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
     found = {}
-    for folder in FOLDERS:
-        for path in sorted((root / folder).rglob("*")):
-            if path.suffix not in (".hpp", ".cpp", ".cu", ".cuh"):
-                continue
-            name = str(path.relative_to(root))
-            text = path.read_text(errors="replace")
-            for rule, (pattern, allowed) in RULES.items():
-                if name not in allowed and pattern.search(text):
-                    found[f"{rule} in {name}"] = "ask the dispatch or the method's capabilities"
+    for name, text in source_files(root, FOLDERS):
+        for rule, (pattern, allowed) in RULES.items():
+            if name not in allowed and pattern.search(text):
+                found[f"{rule} in {name}"] = "ask the dispatch or the method's capabilities"
     return report("one engine dispatch", found, KNOWN, __file__)
 
 
