@@ -13,11 +13,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 tests=${BACKSWEEP_TESTS:-all}
+python=${BACKSWEEP_PYTHON:-ON}
 packages=(cmake ninja-build g++ libhdf5-dev libtomlplusplus-dev libcli11-dev
           nlohmann-json3-dev libeigen3-dev liblbfgspp-dev libsundials-dev libsuitesparse-dev
           openmpi-bin libopenmpi-dev paraview-dev)
-[ "$tests" = none ] || packages+=(doctest-dev libbenchmark-dev time python3 python3-dev python3-venv
-                                  paraview python3-paraview xvfb)
+[ "$tests" = none ] || packages+=(doctest-dev libbenchmark-dev time python3 paraview python3-paraview xvfb)
+[ "$python" = ON ] && packages+=(python3 python3-dev python3-venv)
 # Thrust for the OpenMP backend (gpu/): the CUDA toolkit's own, else Debian's.
 [ -e /usr/local/cuda/include/cccl/thrust/version.h ] || packages+=(libthrust-dev)
 missing=()
@@ -36,7 +37,6 @@ fi
 
 # The Python module's packages, in a virtual environment of Debian's Python (refreshed when
 # the requirements change).
-python=${BACKSWEEP_PYTHON:-ON}
 python_args=(-DBACKSWEEP_PYTHON="$python")
 if [ "$python" = ON ]; then
   python_args+=(-DPython_EXECUTABLE="$PWD/.venv/bin/python")
@@ -52,9 +52,9 @@ fi
 build_dir=${BACKSWEEP_BUILD_DIR:-build}
 werror=OFF
 [ "${CI:-}" = true ] && werror=ON
-# shellcheck disable=SC2086
 test_args=(-DBACKSWEEP_BUILD_TESTS=ON -DBACKSWEEP_BUILD_BENCH=ON -DBACKSWEEP_TESTS="$tests")
 [ "$tests" = none ] && test_args=(-DBACKSWEEP_BUILD_TESTS=OFF -DBACKSWEEP_BUILD_BENCH=OFF)
+# shellcheck disable=SC2086
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DBACKSWEEP_WERROR=$werror "${test_args[@]}" \
   "${python_args[@]}" ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
