@@ -11,8 +11,6 @@
 #include <concepts>
 #include <cstddef>
 #include <string>
-#include <type_traits>
-#include <utility>
 
 #include "models/derivatives.hpp"
 #include "solvers/linear_solver.hpp"
@@ -70,10 +68,6 @@ concept MayReportLinearSolves = requires(const S& s) {
   { s.linear_solve_report() } -> std::convertible_to<const LinearSolveReport*>;
 };
 
-// The model type S steps.
-template <Stepper S>
-using SteppedModel = std::remove_cvref_t<decltype(std::declval<const S&>().model())>;
-
 // S's forward part as Interface (an AnyForwardStepper of model M): its own model's, or one
 // that holds it (a step of AnyModel taken by its held model's stepper).
 template <Stepper S, class M, class Interface>
@@ -119,12 +113,12 @@ class ForwardBehind : public Interface {
 };
 
 // S (a host stepper) as an AnyForwardStepper of model M.
-template <Stepper S, class M = SteppedModel<S>>
+template <Stepper S, class M>
 using ForwardStepperBehind =
     ForwardBehind<S, M, AnyForwardStepper<M, typename S::scalar_type, typename S::algebra_type>>;
 
 // S (a host stepper with its reverse and records) as an AnyStepper of model M.
-template <RecordingStepper S, class M = SteppedModel<S>>
+template <RecordingStepper S, class M>
 class StepperBehind
     : public ForwardBehind<S, M, AnyStepper<M, typename S::scalar_type, typename S::algebra_type>> {
   using Forward = ForwardBehind<S, M, AnyStepper<M, typename S::scalar_type, typename S::algebra_type>>;
@@ -133,7 +127,6 @@ class StepperBehind
  public:
   using T = typename S::scalar_type;
 
-  explicit StepperBehind(S& stepper) : Forward(stepper, stepper.model()) {}
   StepperBehind(S& stepper, const M& model) : Forward(stepper, model) {}
 
   void reverse(const StepInterval& step, const T* y, const T* p, T* lambda, T* mu) override {

@@ -3,12 +3,20 @@ A check fails on any other exception, and on a listed one that is gone (so the l
 shrinks)."""
 
 
-def source_files(root, folders):
-    """(path relative to root, text) of each C++ and CUDA source under root's folders."""
+def breaches(root, folders, rules, why):
+    """{"<rule> in <file>": why} for each C++ or CUDA source under root's folders that
+    matches a rule's pattern outside the files it allows; rules: {rule: (pattern, allowed)}."""
+    found = {}
     for folder in folders:
         for path in sorted((root / folder).rglob("*")):
-            if path.suffix in (".hpp", ".cpp", ".cu", ".cuh"):
-                yield str(path.relative_to(root)), path.read_text(errors="replace")
+            if path.suffix not in (".hpp", ".cpp", ".cu", ".cuh"):
+                continue
+            name = str(path.relative_to(root))
+            text = path.read_text(errors="replace")
+            for rule, (pattern, allowed) in rules.items():
+                if name not in allowed and pattern.search(text):
+                    found[f"{rule} in {name}"] = why
+    return found
 
 
 def report(rule, found, known, script):

@@ -10,7 +10,7 @@ listed one that is gone.
 """
 import pathlib, re, sys
 
-from known_debts import report, source_files
+from known_debts import breaches, report
 
 FOLDERS = ("platform", "models", "solvers", "adjoint", "gpu", "fit", "io", "apps", "python")
 BACKENDS = ("cpu", "omp", "cuda")
@@ -43,11 +43,7 @@ def main():
         "backend name": (compared(BACKENDS), BACKEND_TABLE),
         "model name": (re.compile(compared(models).pattern + r"|[!=]=\s*\w+::name\b"), MODEL_REGISTRIES),
     }
-    found = {}
-    for name, text in source_files(root, FOLDERS):
-        for rule, (pattern, allowed) in rules.items():
-            if name not in allowed and pattern.search(text):
-                found[f"{rule} in {name}"] = "ask the registry what it can do"
+    found = breaches(root, FOLDERS, rules, "ask the registry what it can do")
     return report("names compared in their registries only", found, KNOWN, __file__)
 
 

@@ -10,7 +10,7 @@ rest exchanges through platform/ranks.hpp.
 """
 import pathlib, re, sys
 
-from known_debts import report, source_files
+from known_debts import breaches, report
 
 FOLDERS = ("platform", "models", "solvers", "adjoint", "gpu", "fit", "io", "apps")
 RULES = {
@@ -26,11 +26,7 @@ KNOWN = set()
 
 def main():
     root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else ".")
-    found = {}
-    for name, text in source_files(root, FOLDERS):
-        for rule, (pattern, allowed) in RULES.items():
-            if name not in allowed and pattern.search(text):
-                found[f"{rule} in {name}"] = "ask the dispatch or the method's capabilities"
+    found = breaches(root, FOLDERS, RULES, "ask the dispatch or the method's capabilities")
     return report("one engine dispatch", found, KNOWN, __file__)
 
 
