@@ -6,7 +6,6 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "gpu/device_model.hpp"
 #include "apps/config_problem.hpp"
-#include "solvers/openmp_algebra.hpp"
 #endif
 
 namespace backsweep::apps {
@@ -16,13 +15,8 @@ GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorO
                                     const GradientObservers& observers, RunProgress* progress) {
 #if BACKSWEEP_OPENMP_BUILT
   const SimulateConfig& sim = config.simulate;
+  if (sim.expression_model) return omp_equations_gradient(config, monitor, y0, p, observers, progress);
   GradientResult<double> result;
-  if (sim.expression_model) {
-    with_config_problem(config, *sim.expression_model, monitor, y0, p, observers, progress, [&](const auto& problem) {
-      result = gradient<double, OpenMpAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);
-    });
-    return result;
-  }
   const auto model = gpu::on_device(*sim.grid_kernel);
   with_config_problem(config, model, monitor, y0, p, observers, progress, [&](const auto& problem) {
     result = gradient<double, gpu::ThrustAlgebra>(problem, problem.y0, problem.p, config.checkpointing.options);

@@ -4,7 +4,8 @@
 // backend's memory and its device kernels (gpu/) doing the model's work; equations on a
 // grid with their kernels on every OpenMP thread and the stage combinations too
 // (solvers/openmp_algebra.hpp), and an ODE's equations on that algebra, bitwise the cpu's.
-// Only backend_gradient.cpp sees Thrust and OpenMP.
+// Only backend_gradient.cpp (grid kernels) and omp_equations_gradient.cpp (equations: the
+// engine on another algebra, compiled beside the first) see Thrust and OpenMP.
 #include <vector>
 
 #include "adjoint/gradient_problem.hpp"
@@ -19,5 +20,9 @@ namespace backsweep::apps {
 GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                     const std::vector<double>& y0, const std::vector<double>& p,
                                     const GradientObservers& observers, RunProgress* progress);
+// omp_gradient's half for equations (sim.expression_model).
+GradientResult<double> omp_equations_gradient(const GradientConfig& config, const MonitorOptions& monitor,
+                                              const std::vector<double>& y0, const std::vector<double>& p,
+                                              const GradientObservers& observers, RunProgress* progress);
 
 }  // namespace backsweep::apps

@@ -12,6 +12,7 @@
 #include "io/assembly/config_objective.hpp"
 #include "models/any_model.hpp"
 #include "models/builtin/grid_blocks.hpp"
+#include "models/builtin/grid_kernels.hpp"
 #include "models/equations_block.hpp"
 #include "platform/byte_pack.hpp"
 #include "platform/ranks.hpp"
@@ -20,6 +21,11 @@
 namespace backsweep::apps {
 
 namespace {
+
+// Every grid model on a block, one type so the engine is compiled once for them.
+using AnyBlocked =
+    models::AnyModel<models::BlockedEquations, models::BlockedGrayScott, models::BlockedPointKernel<models::Heat>,
+                     models::BlockedPointKernel<models::AdvectionDiffusion>, models::BlockedPointKernel<models::Acoustic>>;
 
 // Where a block's numbers sit among the whole grid's: the state's fields, and the
 // parameters' scalars (every rank has them all) then fields.
@@ -231,8 +237,8 @@ bool splits_grid(const GradientConfig& config) {
   const SimulateConfig& sim = config.simulate;
   if (ranks::count() < 2 || !sim.layout || sim.layout->grid().axes() < 2) return false;
   if (config.ensemble || config.shadowing) return false;  // their members run a rank each
-  const auto& kernel = sim.grid_kernel;
-  if (kernel ? kernel->name != "gray_scott" && kernel->name != "heat" : !sim.expression_model) return false;
+  const auto& kernel = sim.grid_kernel;  // every grid kernel splits (AnyBlocked)
+  if (!kernel && !sim.expression_model) return false;
   // The monitor's dJ/dp norm would count scalar parameters once a rank beside a field's blocks.
   if (sim.layout->scalar_parameters() > 0 && !sim.layout->parameter_fields().empty()) return false;
   const std::size_t planes = kernel ? 1 : models::BlockedEquations::kGhostPlanes;  // each rank's least
@@ -261,15 +267,12 @@ GradientResult<double> split_grid_gradient(const GradientConfig& config, const M
   const GridBlock block(grid_layout.grid(), ranks::rank(), ranks::count());
   const BlockLayout layout{block, grid_layout.fields().size(), grid_layout.scalar_parameters(),
                            grid_layout.parameter_fields().size()};
-  // One type for the three, so the engine is compiled once for them.
-  using AnyBlocked = models::AnyModel<models::BlockedEquations, models::BlockedGrayScott, models::BlockedHeat>;
-  const auto blocked = [&]() -> AnyBlocked {
-    if (!sim.grid_kernel) return AnyBlocked(models::BlockedEquations(*sim.expression_model, block));
-    if (sim.grid_kernel->name == "gray_scott") return AnyBlocked(models::BlockedGrayScott(block));
-    return AnyBlocked(models::BlockedHeat(block));
-  };
-  const AnyBlocked model = blocked();
-  return run_blocks(config, model, layout, monitor, y0, p, observers, progress);
+  if (!sim.grid_kernel)
+    return run_blocks(config, AnyBlocked(models::BlockedEquations(*sim.expression_model, block)), layout, monitor,
+                      y0, p, observers, progress);
+  std::optional<AnyBlocked> model;
+  models::visit_grid_kernel(*sim.grid_kernel, [&](const auto& whole) { model.emplace(models::blocked(whole, block)); });
+  return run_blocks(config, *model, layout, monitor, y0, p, observers, progress);
 }
 
 }  // namespace backsweep::apps

@@ -69,6 +69,24 @@ struct GridAxes {
   static constexpr int kMax = 3;
   int count = 1;
   GridAxis axis[kMax];
+
+  BACKSWEEP_HOST_DEVICE std::size_t points() const {
+    std::size_t n = 1;
+    for (int a = 0; a < count; ++a) n *= axis[a].size;
+    return n;
+  }
+};
+
+// Where a point kernel runs (a model's kernel_on): the axes its stencils see (the whole
+// grid's, or a block's between its ghost planes) and where the grid's points
+// [first, first + count) lie among them (from index `at`).
+struct KernelFrame {
+  static constexpr std::size_t npos = std::size_t(-1);
+  GridAxes axes;
+  std::size_t first = 0, count = 0, at = 0;
+
+  // The frame's index of the grid's point `point`, or npos where the frame does not own it.
+  std::size_t local(std::size_t point) const { return point - first < count ? point - first + at : npos; }
 };
 
 class Grid {
@@ -110,6 +128,8 @@ class Grid {
   }
   // The axes by value, for the stencil kernels (models/stencil.hpp).
   const GridAxes& stencil_axes() const { return axes_; }
+  // The whole grid as a point kernel's frame.
+  KernelFrame frame() const { return {axes_, 0, points_, 0}; }
 
  private:
   std::vector<std::size_t> shape_;

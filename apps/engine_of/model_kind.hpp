@@ -2,8 +2,10 @@
 // The model kind this translation unit compiles the engine's entries for: ModelKinds'
 // element BACKSWEEP_MODEL_KIND (apps/CMakeLists.txt compiles each file once per kind).
 // Its steppers, on the model and on the model with a running cost, on doubles and on the
-// tangents' lanes, are compiled once per method family, in explicit_steppers.cpp and
-// implicit_steppers.cpp; the entries' files only declare them.
+// tangents' lanes, are compiled once per method family, in explicit_steppers.cpp (the
+// running cost's and the tangents' in explicit_cost_steppers.cpp and
+// explicit_tangent_steppers.cpp) and implicit_steppers.cpp; the entries'
+// files only declare them.
 #include <memory>
 #include <tuple>
 

@@ -83,10 +83,12 @@ class Acoustic {
       BACKSWEEP_HOST_DEVICE double operator[](std::size_t j) const { return c[j] * c[j] * v[j]; }
     };
   };
-  PointKernel kernel() const {
-    return {grid_.stencil_axes(), grid_.points(), source_.point, source_.f0, source_.t0,
+  // The source is where the frame owns its point (npos elsewhere: no point matches it).
+  PointKernel kernel_on(const KernelFrame& frame) const {
+    return {frame.axes, frame.axes.points(), frame.local(source_.point), source_.f0, source_.t0,
             source_.amplitude / cell_volume_};
   }
+  PointKernel kernel() const { return kernel_on(grid_.frame()); }
 
   template <class T>
   void operator()(T t, const T* y, const T* c, T* dydt) const {

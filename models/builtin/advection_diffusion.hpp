@@ -83,7 +83,8 @@ BACKSWEEP_UNROLL
       return terms;
     }
   };
-  PointKernel kernel() const { return {grid_.stencil_axes()}; }
+  PointKernel kernel_on(const KernelFrame& frame) const { return {frame.axes}; }
+  PointKernel kernel() const { return kernel_on(grid_.frame()); }
 
   template <class T>
   void operator()(T t, const T* u, const T* p, T* dudt) const {
@@ -91,15 +92,21 @@ BACKSWEEP_UNROLL
     for_each_point(grid_, [&](std::size_t point, const auto& at) { at_point.rate(point, at, t, u, p, dudt); });
   }
 
-  // lambdaᵀ df/du and lambdaᵀ df/dp (vjp_p may be null). dJ/dp is summed in point order.
+  // lambdaᵀ df/du and lambdaᵀ df/dp (vjp_p may be null). dJ/dp is summed x row by x row,
+  // the rows' sums added in order: a grid split over ranks sums alike (GridBlock::fold_rows).
   void vjp(double, const double* u, const double* p, const double* lambda, double* vjp_u, double* vjp_p) const {
     const PointKernel at_point = kernel();
     if (vjp_p) std::fill_n(vjp_p, param_size(), 0.0);
+    const std::size_t row = grid_.size(grid_.axes() - 1);
+    std::array<double, kMaxParams> row_sums{};
     for_each_point(grid_, [&](std::size_t point, const auto& at) {
       at_point.vjp(point, at, u, p, lambda, vjp_u, nullptr);
       if (!vjp_p) return;
       const auto terms = at_point.parameter_terms(point, at, u, lambda);
-      for (std::size_t j = 0; j < param_size(); ++j) vjp_p[j] += terms[j];
+      for (std::size_t j = 0; j < param_size(); ++j) row_sums[j] += terms[j];
+      if ((point + 1) % row) return;
+      for (std::size_t j = 0; j < param_size(); ++j) vjp_p[j] += row_sums[j];
+      row_sums = {};
     });
   }
 

@@ -1,5 +1,5 @@
 #pragma once
-// The Gray–Scott and heat kernels on one block of a grid split over ranks
+// The grid models on one block of a grid split over ranks
 // (models/grid_block.hpp): the state and parameter fields hold the block's points, halos
 // are exchanged before each right-hand side and each VJP, and dJ/dp's sums over the grid
 // are folded in the grid's order. Each point does the whole grid's arithmetic on the same
@@ -7,7 +7,7 @@
 // RankAlgebra (solvers/rank_algebra.hpp), which keeps every rank's decisions alike.
 //
 // Gray–Scott reads its ghost planes where they lie (no copy of the block: the kernel's
-// memory traffic stays its own); heat copies its block between ghost planes.
+// memory traffic stays its own); a point kernel's block is copied between ghost planes.
 // A model keeps its ghost planes: one gradient at a time uses it.
 #include <algorithm>
 #include <cstddef>
@@ -17,7 +17,6 @@
 #include <vector>
 
 #include "models/builtin/gray_scott.hpp"
-#include "models/builtin/heat.hpp"
 #include "models/grid_block.hpp"
 
 namespace backsweep::models {
@@ -66,49 +65,119 @@ class BlockedGrayScott {
   mutable std::vector<double> ghosts_, row_sums_;
 };
 
-// Heat, u_t = div(k grad u), with k a field split like u.
-class BlockedHeat {
+// A grid model written as a point kernel (M::PointKernel on M::kernel_on's frame: heat,
+// advection–diffusion, acoustic, and any added later) on one block: its state fields and
+// parameter fields are copied between ghost planes (exchanged), the kernel runs at the
+// block's own points, and scalar parameters' dJ/dp are summed x row by x row and folded
+// in the grid's order, as the model alone sums them.
+template <class M>
+class BlockedPointKernel {
  public:
-  static constexpr std::string_view name = Heat::name;
+  using Kernel = typename M::PointKernel;
+  static constexpr std::string_view name = M::name;
+  static constexpr bool kScalarParameters =
+      requires(const Kernel& k, std::size_t point, const GridPosition& at, const double* v) {
+        k.parameter_terms(point, at, v, v);
+      };
 
-  explicit BlockedHeat(GridBlock block);
+  BlockedPointKernel(const M& model, GridBlock block) : block_(std::move(block)) {
+    const Grid& grid = block_.grid();
+    fields_ = model.state_size() / grid.points();
+    scalars_ = kScalarParameters ? model.param_size() : 0;
+    parameter_fields_ = kScalarParameters ? 0 : model.param_size() / grid.points();
+    const std::size_t plane = block_.plane_points(), below = block_.below() >= 0 ? 1 : 0;
+    const std::size_t ghosts = below + (block_.above() >= 0 ? 1 : 0);
+    // The padded block's axes: the grid's, with the block's planes and ghosts along axis 0.
+    KernelFrame frame{grid.stencil_axes(), block_.first_plane() * plane, block_.points(), below * plane};
+    if (grid.axes() > 1) frame.axes.axis[0].size = block_.planes() + ghosts;
+    padded_points_ = block_.points() + ghosts * plane;
+    kernel_ = model.kernel_on(frame);
+  }
 
   const GridBlock& block() const { return block_; }
-  std::size_t state_size() const { return block_.points(); }
-  std::size_t param_size() const { return block_.points(); }
+  std::size_t state_size() const { return fields_ * block_.points(); }
+  std::size_t param_size() const { return scalars_ + parameter_fields_ * block_.points(); }
 
   template <class T>
-  void operator()(T t, const T* u, const T* k, T* dudt) const {
+  void operator()(T t, const T* y, const T* p, T* dydt) const {
     Padded<T> local;
     Padded<T>& padded = [&]() -> Padded<T>& {
       if constexpr (std::is_same_v<T, double>) return padded_;
       else return local;
     }();
-    pad(u, padded.u);
-    pad(k, padded.k);
-    padded.out_u.resize(padded_points_);
-    const Heat::PointKernel kernel{axes_};
+    pad(y, fields_, padded.y);
+    const T* parameters = pad_parameters(p, padded.p);
+    padded.out_y.resize(fields_ * padded_points_);
     for_each_owned_point([&](std::size_t point, const GridPosition& at) {
-      kernel.rate(point, at, t, padded.u.data(), padded.k.data(), padded.out_u.data());
+      kernel_.rate(point, at, t, padded.y.data(), parameters, padded.out_y.data());
     });
-    unpad(padded.out_u, dudt);
+    unpad(padded.out_y, fields_, dydt);
   }
 
-  void vjp(double, const double* u, const double* k, const double* lambda, double* vjp_u, double* vjp_k) const;
+  // lambdaᵀ df/dy and lambdaᵀ df/dp (vjp_p may be null): the VJP reads the adjoints' halo.
+  void vjp(double, const double* y, const double* p, const double* lambda, double* vjp_y, double* vjp_p) const {
+    Padded<double>& padded = padded_;
+    pad(y, fields_, padded.y);
+    pad(lambda, fields_, padded.lambda);
+    const double* parameters = pad_parameters(p, padded.p);
+    padded.out_y.resize(fields_ * padded_points_);
+    padded.out_p.resize(parameter_fields_ * padded_points_);
+    double* out_p = vjp_p && parameter_fields_ ? padded.out_p.data() : nullptr;
+    const std::size_t row = block_.grid().size(block_.grid().axes() - 1);
+    std::vector<double>& row_sums = padded.row_sums;
+    row_sums.assign(vjp_p ? scalars_ * (block_.points() / row) : 0, 0.0);
+    std::size_t owned = 0;
+    for_each_owned_point([&](std::size_t point, const GridPosition& at) {
+      kernel_.vjp(point, at, padded.y.data(), parameters, padded.lambda.data(), padded.out_y.data(), out_p);
+      if constexpr (kScalarParameters) {
+        if (vjp_p) {
+          const auto terms = kernel_.parameter_terms(point, at, padded.y.data(), padded.lambda.data());
+          double* sums = row_sums.data() + owned / row * scalars_;
+          for (std::size_t j = 0; j < scalars_; ++j) sums[j] += terms[j];
+        }
+      }
+      ++owned;
+    });
+    unpad(padded.out_y, fields_, vjp_y);
+    if (!vjp_p) return;
+    if (scalars_) block_.fold_rows(row_sums, scalars_, vjp_p);
+    else unpad(padded.out_p, parameter_fields_, vjp_p);
+  }
 
  private:
-  // `field` copied between its ghost planes (exchanged), where the block has neighbours.
   template <class T>
-  void pad(const T* field, std::vector<T>& padded) const {
+  struct Padded {
+    std::vector<T> y, p, lambda, out_y, out_p;
+    std::vector<double> row_sums;
+  };
+
+  // `count` fields of the block, each copied between its ghost planes (exchanged), where
+  // the block has neighbours.
+  template <class T>
+  void pad(const T* fields, std::size_t count, std::vector<T>& padded) const {
     const std::size_t plane = block_.plane_points(), below = block_.below() >= 0 ? plane : 0;
-    padded.resize(padded_points_);
-    std::copy(field, field + block_.points(), padded.begin() + below);
-    block_.exchange(field, padded.data(), padded.data() + below + block_.points());
+    padded.resize(count * padded_points_);
+    for (std::size_t k = 0; k < count; ++k) {
+      const T* field = fields + k * block_.points();
+      T* out = padded.data() + k * padded_points_;
+      std::copy(field, field + block_.points(), out + below);
+      block_.exchange(field, out, out + below + block_.points());
+    }
   }
   template <class T>
-  void unpad(const std::vector<T>& padded, T* field) const {
-    const auto first = padded.begin() + (block_.below() >= 0 ? block_.plane_points() : 0);
-    std::copy(first, first + block_.points(), field);
+  void unpad(const std::vector<T>& padded, std::size_t count, T* fields) const {
+    const std::size_t below = block_.below() >= 0 ? block_.plane_points() : 0;
+    for (std::size_t k = 0; k < count; ++k) {
+      const auto first = padded.begin() + std::ptrdiff_t(k * padded_points_ + below);
+      std::copy(first, first + std::ptrdiff_t(block_.points()), fields + k * block_.points());
+    }
+  }
+  // The parameters as the kernel reads them: scalars as they are, fields padded.
+  template <class T>
+  const T* pad_parameters(const T* p, std::vector<T>& padded) const {
+    if (scalars_) return p;
+    pad(p, parameter_fields_, padded);
+    return padded.data();
   }
   // f(point, at) for the block's own points, as padded indices and positions.
   template <class F>
@@ -122,16 +191,17 @@ class BlockedHeat {
     }
   }
 
-  // Fields between their ghost planes: in, and out of the kernel.
-  template <class T>
-  struct Padded {
-    std::vector<T> u, k, lambda, out_u, out_k;
-  };
-
   GridBlock block_;
+  Kernel kernel_{};
+  std::size_t fields_ = 0, scalars_ = 0, parameter_fields_ = 0, padded_points_ = 0;
   mutable Padded<double> padded_;
-  GridAxes axes_;  // the padded block's: the grid's, with the block's planes along axis 0
-  std::size_t padded_points_ = 0;
 };
+
+// The block's part of the whole-grid model `model`: each grid model's adapter.
+template <class M>
+auto blocked(const M& model, GridBlock block) {
+  if constexpr (std::is_same_v<M, GrayScott>) return BlockedGrayScott(std::move(block));
+  else return BlockedPointKernel<M>(model, std::move(block));
+}
 
 }  // namespace backsweep::models

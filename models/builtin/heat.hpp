@@ -47,7 +47,8 @@ class Heat {
       if (vjp_k) vjp_k[point] = stencils::div_grad_by_coefficient(grid, point, at, u, lambda);
     }
   };
-  PointKernel kernel() const { return {grid_.stencil_axes()}; }
+  PointKernel kernel_on(const KernelFrame& frame) const { return {frame.axes}; }
+  PointKernel kernel() const { return kernel_on(grid_.frame()); }
 
   template <class T>
   void operator()(T t, const T* u, const T* k, T* dudt) const {

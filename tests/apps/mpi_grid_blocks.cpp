@@ -1,7 +1,8 @@
 // Run by mpirun with 1 to 4 ranks (and alone): gradients of grid models split into blocks
 // over the ranks, against the whole grid solved by one process (rank 0, plain kernels on
 // CpuAlgebra), compared bit for bit. 2-D Gray–Scott (periodic planes) and 3-D heat with a
-// conductivity field (Dirichlet planes), and a model defined by equations run by its
+// conductivity field (Dirichlet planes), every grid model of the registry (grid_kernels.hpp:
+// one added later is compared unasked), and a model defined by equations run by its
 // compiled kernels (periodic planes, the VJP slab by slab), under store_all, revolve and
 // two-level (disk) checkpointing. The reference's own correctness (tangent, differences, Taylor) is
 // tests/adjoint/field_kernels_adjoint's and tests/adjoint/grid_adjoint's. Exit 0 when
@@ -14,11 +15,13 @@
 #include <filesystem>
 #include <iostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "adjoint/checkpoint_file.hpp"
 #include "adjoint/discrete_adjoint.hpp"
 #include "models/builtin/grid_blocks.hpp"
+#include "models/builtin/grid_kernels.hpp"
 #include "models/equations_block.hpp"
 #include "platform/ranks.hpp"
 #include "solvers/rank_algebra.hpp"
@@ -120,9 +123,30 @@ int main(int argc, char** argv) {
     IntegrateOptions options;
     options.t1 = 0.06;
     options.step = 1e-3;
-    failures += compare("heat 9 x 6 x 5 with k", models::Heat(grid), models::BlockedHeat(GridBlock(grid, rank, count)),
+    const models::Heat heat(grid);
+    failures += compare("heat 9 x 6 x 5 with k", heat, models::blocked(heat, GridBlock(grid, rank, count)),
                         1, 1, wavy(grid.points(), 0.5, 1.0, 0.5), wavy(grid.points(), 1.0, 0.3, 2.0), 6 * 30 + 2 * 5 + 3,
                         options);
+  }
+  // Every grid model of the registry, on a 2-D and a 3-D grid with each kind of wall.
+  for (const Grid& grid : {Grid({12, 10}, {1.0, 1.1}, {Boundary::dirichlet, Boundary::periodic}),
+                           Grid({8, 5, 4}, {1.0, 0.8, 0.6}, {Boundary::periodic, Boundary::neumann, Boundary::dirichlet})}) {
+    for (const std::string_view name : models::grid_kernel_names) {
+      const auto parts = *models::grid_kernel_parts(name, grid);
+      const models::GridKernel kernel{std::string(name), parts.layout, {grid.points() / 2 + 3}};
+      const std::size_t fields = parts.layout.fields().size(), p_fields = parts.layout.parameter_fields().size();
+      std::vector<double> p = p_fields ? wavy(grid.points(), 1.0, 0.3, 2.0) : parts.defaults;
+      for (std::size_t j = 0; j < p.size(); ++j)
+        if (std::isnan(p[j])) p[j] = 0.1 * double(j + 1);
+      IntegrateOptions options;
+      options.t1 = 0.05;
+      options.step = 1e-3;
+      const std::string label = std::string(name) + " on " + std::to_string(grid.axes()) + "-D";
+      models::visit_grid_kernel(kernel, [&](const auto& model) {
+        failures += compare(label.c_str(), model, models::blocked(model, GridBlock(grid, rank, count)), fields,
+                            p_fields, wavy(fields * grid.points(), 0.4, 0.2, 0.0), p, grid.points() / 3, options);
+      });
+    }
   }
   // Equations: on 24 planes, and on 8, thin blocks of 2 planes whose windows overlap and
   // reach the ghost planes beyond (periodic: one neighbour both sides on 2 ranks).

@@ -25,7 +25,6 @@ KNOWN = {
     "backend name in io/config/gradient_spec.cpp",
     "backend name in io/config/shadowing_section.cpp",
     "backend name in io/config/simulate_spec.cpp",
-    "model name in apps/grid_split_gradient.cpp",
 }
 
 
