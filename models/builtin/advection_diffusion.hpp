@@ -99,14 +99,16 @@ BACKSWEEP_UNROLL
     if (vjp_p) std::fill_n(vjp_p, param_size(), 0.0);
     const std::size_t row = grid_.size(grid_.axes() - 1);
     std::array<double, kMaxParams> row_sums{};
+    std::size_t in_row = 0;
     for_each_point(grid_, [&](std::size_t point, const auto& at) {
       at_point.vjp(point, at, u, p, lambda, vjp_u, nullptr);
       if (!vjp_p) return;
       const auto terms = at_point.parameter_terms(point, at, u, lambda);
       for (std::size_t j = 0; j < param_size(); ++j) row_sums[j] += terms[j];
-      if ((point + 1) % row) return;
+      if (++in_row < row) return;
       for (std::size_t j = 0; j < param_size(); ++j) vjp_p[j] += row_sums[j];
       row_sums = {};
+      in_row = 0;
     });
   }
 
