@@ -5,19 +5,16 @@
 #include <new>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
-#include "apps/fit_command.hpp"
-#include "apps/gradient_command.hpp"
-#include "apps/help_texts.hpp"
-#include "apps/lyapunov_command.hpp"
+#include "apps/config_commands.hpp"
 #include "apps/plan_command.hpp"
 #include "apps/rank_output.hpp"
-#include "apps/simulate_command.hpp"
 #include "apps/load_config.hpp"
 #include "io/config/config_file.hpp"
 #include "io/config/config_overrides.hpp"
@@ -44,29 +41,15 @@ int main(int argc, char** argv) {
         ->allow_extra_args(false);
     command->add_option("-o,--output-dir", output_dir, "where the outputs go (replaces [output] dir)");
   };
-  CLI::App* simulate = app.add_subcommand("simulate", "integrate a model from a config file");
-  simulate->add_option("config", config, "TOML config file")->required();
-  simulate->add_flag("--json", json, "print one JSON object with the output on stdout");
-  config_options(simulate);
-  simulate->footer(kSimulateHelp);
-
-  CLI::App* gradient = app.add_subcommand("gradient", "objective and gradient from a config file");
-  gradient->add_option("config", config, "TOML config file")->required();
-  gradient->add_flag("--json", json, "print one JSON object with the results on stdout");
-  config_options(gradient);
-  gradient->footer(kGradientHelp);
-
-  CLI::App* fit = app.add_subcommand("fit", "estimate parameters from measurements");
-  fit->add_option("config", config, "TOML config file")->required();
-  fit->add_flag("--json", json, "print one JSON object with the results on stdout");
-  config_options(fit);
-  fit->footer(kFitHelp);
-
-  CLI::App* lyapunov = app.add_subcommand("lyapunov", "leading Lyapunov exponents from a config file");
-  lyapunov->add_option("config", config, "TOML config file")->required();
-  lyapunov->add_flag("--json", json, "print one JSON object with the results on stdout");
-  config_options(lyapunov);
-  lyapunov->footer(kLyapunovHelp);
+  std::vector<std::pair<const ConfigCommand*, CLI::App*>> commands;
+  for (const ConfigCommand& command : config_commands()) {
+    CLI::App* sub = app.add_subcommand(std::string(command.name), command.summary);
+    sub->add_option("config", config, "TOML config file")->required();
+    sub->add_flag("--json", json, command.json);
+    config_options(sub);
+    sub->footer(command.help);
+    commands.emplace_back(&command, sub);
+  }
 
   // plan's counts: digits only, so that "-2" is an error rather than 2^64 - 2.
   const CLI::Validator count(
@@ -128,10 +111,8 @@ int main(int argc, char** argv) {
       if (!file) return kExitBadInput;
       // Ranks other than 0 compute as rank 0 does (or their share of it) and write nothing.
       CommandIO io{.json = json, .write_outputs = backsweep::ranks::is_root()};
-      if (*simulate) return run_simulate(*file, io);
-      if (*gradient) return run_gradient(*file, io);
-      if (*fit) return run_fit(*file, io);
-      if (*lyapunov) return run_lyapunov(std::move(*file), io);
+      for (const auto& [command, sub] : commands)
+        if (*sub) return command->run(std::move(*file), io);
     } catch (const backsweep::ranks::RanksStopped& stopped) {
       followed = true;  // the rank that stopped says why
       return stopped.code;

@@ -7,6 +7,7 @@
 #include <new>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nanobind/nanobind.h>
@@ -16,12 +17,9 @@
 #include <nanobind/stl/vector.h>
 
 #include "apps/command_io.hpp"
+#include "apps/config_commands.hpp"
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
-#include "apps/fit_command.hpp"
-#include "apps/gradient_command.hpp"
-#include "apps/lyapunov_command.hpp"
-#include "apps/simulate_command.hpp"
 #include "io/config/config_file.hpp"
 #include "io/config/config_overrides.hpp"
 #include "io/vtk/vti_reader.hpp"
@@ -61,10 +59,7 @@ nb::object to_python(const nlohmann::json& value) {
 }
 
 int run_command(const std::string& command, ConfigFile file, CommandIO& io) {
-  if (command == "simulate") return run_simulate(file, io);
-  if (command == "gradient") return run_gradient(file, io);
-  if (command == "fit") return run_fit(file, io);
-  if (command == "lyapunov") return run_lyapunov(std::move(file), io);
+  if (const ConfigCommand* found = find_config_command(command)) return found->run(std::move(file), io);
   report_error("unknown command '", command, "'");
   return kExitBadInput;
 }
