@@ -4,8 +4,8 @@
 // ThrustAlgebra: the fields, parameter fields included, stay on the device for the whole
 // forward and backward sweep. Each thread runs the host model's own point kernel
 // (M::PointKernel), so the fields agree bitwise with the host model's on the OpenMP
-// backend. Scalar parameters' dJ/dp are sums over the grid, in ThrustAlgebra's fixed order
-// (not the host's point order: they agree to rounding).
+// backend. Scalar parameters' dJ/dp are sums over the grid by x rows, as the host model
+// sums them (ThrustAlgebra::row_sums: bitwise on the OpenMP system, to rounding on CUDA).
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -50,7 +50,9 @@ class DeviceGridModel {
     ThrustAlgebra::for_each(points, Vjp{positions_, kernel_, y, p, lambda, vjp_y, kScalarParameters ? nullptr : vjp_p});
     if constexpr (kScalarParameters) {
       if (!vjp_p) return;
-      const auto sums = ThrustAlgebra::sums<M::kMaxParams>(points, ParameterTerms{positions_, kernel_, y, lambda});
+      const std::size_t row = grid().size(grid().axes() - 1);
+      const auto sums =
+          ThrustAlgebra::row_sums<M::kMaxParams>(points, row, ParameterTerms{positions_, kernel_, y, lambda});
       for (std::size_t j = 0; j < param_size(); ++j) vjp_p[j] = sums.value[j];
     }
   }

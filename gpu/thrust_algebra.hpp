@@ -126,6 +126,22 @@ struct StridedPartialSums {
   }
 };
 
+// sums[r] = the sums of term(i) over row r's i = r row, ..., (r + 1) row - 1, in order.
+template <int K, class Term>
+struct RowSums {
+  Term term;
+  std::size_t row;
+  Sums<K>* sums;
+  BACKSWEEP_HOST_DEVICE void operator()(std::size_t r) const {
+    Sums<K> sum;
+    for (std::size_t i = r * row; i < (r + 1) * row; ++i) {
+      const Sums<K> t = term(i);
+      for (int m = 0; m < K; ++m) sum.value[m] += t.value[m];
+    }
+    sums[r] = sum;
+  }
+};
+
 template <int K>
 struct ReadPartial {
   const Sums<K>* partial;
@@ -216,6 +232,27 @@ struct ThrustAlgebra {
     for (std::size_t k = 0; k < parts2; ++k)
       for (int m = 0; m < K; ++m) total.value[m] += second[k].value[m];
     return total;
+  }
+
+  // K sums over n terms in rows of `row`, as the host sums a grid's x rows: each row's
+  // terms in order, then the rows' sums in order, bitwise the host's on the OpenMP system
+  // (a thread a row). On CUDA a grid's rows are too few threads to fill the GPU: the
+  // strided sums above, equal to rounding.
+  template <int K, class Term>
+  static Sums<K> row_sums(std::size_t n, std::size_t row, const Term& term) {
+#if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
+    Sums<K> total;
+    if (n == 0) return total;
+    thread_local std::vector<Sums<K>, BackendAllocator<Sums<K>, Memory::host_read>> rows;
+    rows.resize(n / row);
+    for_each(n / row, detail::RowSums<K, Term>{term, row, rows.data()});
+    for (const Sums<K>& s : rows)
+      for (int m = 0; m < K; ++m) total.value[m] += s.value[m];
+    return total;
+#else
+    (void)row;
+    return sums<K>(n, term);
+#endif
   }
 
   // counts[bin_of(i)] += 1 for every i < n, in two levels of per-thread counts.

@@ -1,8 +1,9 @@
 // The hand-written grid models named from a config (model.name = "gray_scott", "heat",
 // "advection_diffusion", "acoustic" on a [grid]): `backsweep gradient` gives bitwise the
 // gradient the C++ API gives for the same model, grid, initial fields and parameters;
-// under solver.backend = "omp" (the device kernels on Thrust's OpenMP system) the fields
-// of the gradient are bitwise the cpu's, and scalar parameters' sums agree to rounding.
+// under solver.backend = "omp" (the device kernels on Thrust's OpenMP system) the gradient
+// is bitwise the cpu's, but for Gray–Scott's scalar parameters, which its host kernel sums
+// in SIMD lanes (equal to rounding).
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -54,7 +55,7 @@ std::vector<double> concatenated(hid_t file, const std::string& group, const std
 
 // The same config on the omp backend, through the program.
 void check_omp_equals_cpu(const fs::path& dir, std::string text, const GridLayout& layout,
-                          const GradientResult<double>& cpu) {
+                          const GradientResult<double>& cpu, bool scalars_bitwise) {
   text.replace(text.find("[solver]\n"), 9, "[solver]\nbackend = \"omp\"\n");
   std::ofstream(dir / "omp.toml") << text;
   const CliRun run = run_cli("gradient omp.toml --output-dir omp", dir);
@@ -69,7 +70,10 @@ void check_omp_equals_cpu(const fs::path& dir, std::string text, const GridLayou
   CHECK(fields == std::vector<double>(cpu.dJ_dp.begin() + std::ptrdiff_t(scalars), cpu.dJ_dp.end()));
   if (scalars) {
     const std::vector<double> sums = read_dataset(file, "gradient/parameters");
-    for (std::size_t j = 0; j < scalars; ++j) CHECK(sums[j] == doctest::Approx(cpu.dJ_dp[j]).epsilon(1e-12));
+    for (std::size_t j = 0; j < scalars; ++j) {
+      CHECK(sums[j] == doctest::Approx(cpu.dJ_dp[j]).epsilon(1e-12));
+      if (scalars_bitwise) CHECK(sums[j] == cpu.dJ_dp[j]);
+    }
   }
   H5Fclose(file);
 }
@@ -108,7 +112,7 @@ void check_config_equals_api(const std::string& name, const std::string& text, c
   // Not trivially equal: the objective reaches the parameters.
   CHECK(std::any_of(api.dJ_dp.begin(), api.dJ_dp.end(), [](double g) { return g != 0.0; }));
   H5Fclose(file);
-  if (BACKSWEEP_OPENMP_BUILT) check_omp_equals_cpu(dir, text, layout, api);
+  if (BACKSWEEP_OPENMP_BUILT) check_omp_equals_cpu(dir, text, layout, api, name != "gray_scott");
 }
 
 // The sections every case shares: RK4, 40 steps, store-all, the adjoint.
