@@ -10,6 +10,7 @@
 #include "apps/field_outputs.hpp"
 #include "apps/rank_output.hpp"
 #include "io/assembly/config_objective.hpp"
+#include "io/config/backends.hpp"
 #include "models/any_model.hpp"
 #include "models/builtin/grid_blocks.hpp"
 #include "models/builtin/grid_kernels.hpp"
@@ -245,7 +246,7 @@ bool splits_grid(const GradientConfig& config) {
   const CheckpointOptions& checkpoints = config.checkpointing.options;
   const bool counted = checkpoints.slots || !checkpoints.memory;
   const bool splits =
-      sim.layout->grid().size(0) >= planes * std::size_t(ranks::count()) && sim.backend == "cpu" &&
+      sim.layout->grid().size(0) >= planes * std::size_t(ranks::count()) && backend_has(sim.backend, &BackendEntry::splits_grid) &&
       config.mode == GradientMode::adjoint && sim.method.family == Method::Family::explicit_rk &&
       sim.integrate.step > 0.0 && counted && !config.integral && !sim.integrate.events &&
       std::none_of(sim.initial_expressions.begin(), sim.initial_expressions.end(),

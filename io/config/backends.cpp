@@ -24,7 +24,10 @@ const std::array<BackendEntry, 3> kBackends{{
      .runs_builtin_ode = true,
      .runs_equations = true,
      .runs_grid_kernel = true,
-     .implicit_methods = true},
+     .implicit_methods = true,
+     .events = true,
+     .shadowing = true,
+     .splits_grid = true},
     {.name = "omp",
      .built = kOpenMP,
      .missing = "this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)",
@@ -51,6 +54,11 @@ bool BackendEntry::runs(ModelKind kind, bool explicit_method) const {
 }
 
 std::span<const BackendEntry> backends() { return kBackends; }
+
+bool backend_has(std::string_view name, bool BackendEntry::*capability) {
+  const BackendEntry* entry = find_backend(name);
+  return entry && entry->*capability;
+}
 
 const BackendEntry* find_backend(std::string_view name) {
   for (const BackendEntry& entry : kBackends)

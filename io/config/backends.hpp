@@ -22,6 +22,9 @@ struct BackendEntry {
   bool runs_grid_kernel = false;
   bool implicit_methods = false;  // Newton's linear solves run on its vectors
   bool parallel_runs = false;     // [ensemble] members and a fit's starts at once, a thread each
+  bool events = false;            // [[events]] (time and state events)
+  bool shadowing = false;         // gradient.mode = "shadowing"
+  bool splits_grid = false;       // a grid split into blocks over mpirun's ranks
 
   // Whether it runs a model of this kind with an explicit (or an implicit) method.
   bool runs(ModelKind kind, bool explicit_method) const;
@@ -30,6 +33,8 @@ struct BackendEntry {
 // Every backend, cpu first (the default).
 std::span<const BackendEntry> backends();
 const BackendEntry* find_backend(std::string_view name);
+// Whether the backend named `name` is known and has `capability` (&BackendEntry::events, ...).
+bool backend_has(std::string_view name, bool BackendEntry::*capability);
 
 // solver.backend's check: why the named backend cannot run this model with this method
 // (unknown, not built, or not for this model or method), saying which backends can; empty

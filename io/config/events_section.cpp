@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "io/config/backends.hpp"
 #include "io/config/detail/joined.hpp"
 #include "io/config/expression_reader.hpp"
 #include "solvers/cvodes.hpp"
@@ -83,7 +84,7 @@ std::vector<EventSpec> read_events(const TomlSection& root, const SimulateSpec& 
   const toml::array* list = node->as_array();
   if (!list || !list->is_array_of_tables()) root.fail("events", "must be an array of tables: [[events]]");
   if (config.fields()) root.fail("events", "events on a model on a grid are not taken yet");
-  if (config.backend != "cpu")
+  if (!backend_has(config.backend, &BackendEntry::events))
     root.fail("events", "events run on the cpu backend only (solver.backend = \"" + config.backend + "\")");
   const ExpressionScope scope = expression_scope(config);
   for (const toml::node& item : *list) {

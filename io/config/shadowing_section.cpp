@@ -3,6 +3,7 @@
 #include <cmath>
 #include <string>
 
+#include "io/config/backends.hpp"
 #include "solvers/method.hpp"
 
 namespace backsweep::detail {
@@ -32,7 +33,7 @@ void read_shadowing(const TomlSection& root, GradientSpec& spec) {
   const IntegrateOptions& span = sim.integrate;
   if (!(span.step > 0.0))
     solver->fail("step", "shadowing takes fixed steps: give solver.step (its tangents ride on the steps)");
-  if (sim.backend != "cpu") solver->fail("backend", "shadowing runs on the cpu backend");
+  if (!backend_has(sim.backend, &BackendEntry::shadowing)) solver->fail("backend", "shadowing runs on the cpu backend");
   if (root.has("ensemble")) root.fail("ensemble", "an ensemble takes plain gradients, not shadowing");
   if (root.has("events"))
     root.fail("events", "shadowing averages over an attractor: events at given times would make it another system");

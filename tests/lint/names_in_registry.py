@@ -18,12 +18,9 @@ BACKEND_TABLE = {"io/config/backends.cpp"}
 MODEL_REGISTRIES = {"models/builtin/registry.hpp", "models/builtin/grid_kernels.hpp"}
 KNOWN = {
     "backend name in apps/config_gradient.cpp",
-    "backend name in apps/grid_split_gradient.cpp",
     "backend name in apps/simulate_command.cpp",
     "backend name in io/assembly/simulate_config.cpp",
-    "backend name in io/config/events_section.cpp",
     "backend name in io/config/gradient_spec.cpp",
-    "backend name in io/config/shadowing_section.cpp",
     "backend name in io/config/simulate_spec.cpp",
 }
 
