@@ -24,9 +24,10 @@ namespace backsweep::apps {
 namespace {
 
 // Every grid model on a block, one type so the engine is compiled once for them.
-using AnyBlocked =
-    models::AnyModel<models::BlockedEquations, models::BlockedGrayScott, models::BlockedPointKernel<models::Heat>,
-                     models::BlockedPointKernel<models::AdvectionDiffusion>, models::BlockedPointKernel<models::Acoustic>>;
+using AnyBlocked = models::AnyModel<models::BlockedEquations, models::BlockedGrayScott,
+                                    models::BlockedPointKernel<models::Heat>,
+                                    models::BlockedPointKernel<models::AdvectionDiffusion>,
+                                    models::BlockedPointKernel<models::Acoustic>>;
 
 // Where a block's numbers sit among the whole grid's: the state's fields, and the
 // parameters' scalars (every rank has them all) then fields.
@@ -246,7 +247,8 @@ bool splits_grid(const GradientConfig& config) {
   const CheckpointOptions& checkpoints = config.checkpointing.options;
   const bool counted = checkpoints.slots || !checkpoints.memory;
   const bool splits =
-      sim.layout->grid().size(0) >= planes * std::size_t(ranks::count()) && backend_has(sim.backend, &BackendEntry::splits_grid) &&
+      sim.layout->grid().size(0) >= planes * std::size_t(ranks::count()) &&
+      backend_has(sim.backend, &BackendEntry::splits_grid) &&
       config.mode == GradientMode::adjoint && sim.method.family == Method::Family::explicit_rk &&
       sim.integrate.step > 0.0 && counted && !config.integral && !sim.integrate.events &&
       std::none_of(sim.initial_expressions.begin(), sim.initial_expressions.end(),

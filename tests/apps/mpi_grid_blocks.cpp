@@ -130,7 +130,8 @@ int main(int argc, char** argv) {
   }
   // Every grid model of the registry, on a 2-D and a 3-D grid with each kind of wall.
   for (const Grid& grid : {Grid({12, 10}, {1.0, 1.1}, {Boundary::dirichlet, Boundary::periodic}),
-                           Grid({8, 5, 4}, {1.0, 0.8, 0.6}, {Boundary::periodic, Boundary::neumann, Boundary::dirichlet})}) {
+                           Grid({8, 5, 4}, {1.0, 0.8, 0.6},
+                                {Boundary::periodic, Boundary::neumann, Boundary::dirichlet})}) {
     for (const std::string_view name : models::grid_kernel_names) {
       const auto parts = *models::grid_kernel_parts(name, grid);
       const models::GridKernel kernel{std::string(name), parts.layout, {grid.points() / 2 + 3}};
