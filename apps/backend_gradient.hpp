@@ -20,7 +20,7 @@ namespace backsweep::apps {
 GradientResult<double> omp_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                     const std::vector<double>& y0, const std::vector<double>& p,
                                     const GradientObservers& observers, RunProgress* progress);
-// omp_gradient's half for equations (sim.expression_model).
+// omp_gradient's half for equations (sim.expression_model), in builds with the OpenMP backend.
 GradientResult<double> omp_equations_gradient(const GradientConfig& config, const MonitorOptions& monitor,
                                               const std::vector<double>& y0, const std::vector<double>& p,
                                               const GradientObservers& observers, RunProgress* progress);

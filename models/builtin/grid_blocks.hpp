@@ -126,17 +126,18 @@ class BlockedPointKernel {
     const std::size_t row = block_.grid().size(block_.grid().axes() - 1);
     std::vector<double>& row_sums = padded.row_sums;
     row_sums.assign(vjp_p ? scalars_ * (block_.points() / row) : 0, 0.0);
-    std::size_t owned = 0;
+    double* sums = row_sums.data();  // this row's
+    std::size_t in_row = 0;
     for_each_owned_point([&](std::size_t point, const GridPosition& at) {
       kernel_.vjp(point, at, padded.y.data(), parameters, padded.lambda.data(), padded.out_y.data(), out_p);
       if constexpr (kScalarParameters) {
-        if (vjp_p) {
-          const auto terms = kernel_.parameter_terms(point, at, padded.y.data(), padded.lambda.data());
-          double* sums = row_sums.data() + owned / row * scalars_;
-          for (std::size_t j = 0; j < scalars_; ++j) sums[j] += terms[j];
-        }
+        if (!vjp_p) return;
+        const auto terms = kernel_.parameter_terms(point, at, padded.y.data(), padded.lambda.data());
+        for (std::size_t j = 0; j < scalars_; ++j) sums[j] += terms[j];
+        if (++in_row < row) return;
+        in_row = 0;
+        sums += scalars_;
       }
-      ++owned;
     });
     unpad(padded.out_y, fields_, vjp_y);
     if (!vjp_p) return;
