@@ -7,6 +7,7 @@
 #include "apps/cuda_gradient.hpp"
 #endif
 #include "io/assembly/visit_model.hpp"
+#include "io/config/backends.hpp"
 
 namespace backsweep::apps {
 
@@ -18,10 +19,11 @@ GradientResult<double> config_gradient(const GradientConfig& config, const Monit
   if (config.mode == GradientMode::tangent)
     return config_tangent_gradient(config, monitor, y0, p, observers, progress);
   if (splits_grid(config)) return split_grid_gradient(config, monitor, y0, p, observers, progress);
-  if (sim.backend == "omp" && (sim.fields() || sim.expression_model))
+  const BackendAlgebra algebra = find_backend(sim.backend)->algebra;
+  if (algebra == BackendAlgebra::thrust_omp && (sim.fields() || sim.expression_model))
     return omp_gradient(config, monitor, y0, p, observers, progress);
 #if BACKSWEEP_CUDA_BUILT
-  if (sim.backend == "cuda")
+  if (algebra == BackendAlgebra::thrust_cuda)
     if (auto result = cuda_gradient(config, monitor, y0, p, observers, progress, kernels)) return *std::move(result);
 #else
   (void)kernels;

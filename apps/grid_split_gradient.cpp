@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "adjoint/checkpoint_schedule.hpp"
 #include "adjoint/discrete_adjoint.hpp"
@@ -24,10 +25,9 @@ namespace backsweep::apps {
 namespace {
 
 // Every grid model on a block, one type so the engine is compiled once for them.
-using AnyBlocked = models::AnyModel<models::BlockedEquations, models::BlockedGrayScott,
-                                    models::BlockedPointKernel<models::Heat>,
-                                    models::BlockedPointKernel<models::AdvectionDiffusion>,
-                                    models::BlockedPointKernel<models::Acoustic>>;
+template <class M>
+using Blocked = decltype(models::blocked(std::declval<const M&>(), std::declval<GridBlock>()));
+using AnyBlocked = models::each_grid_kernel<models::AnyModel, Blocked>::with<models::BlockedEquations>;
 
 // Where a block's numbers sit among the whole grid's: the state's fields, and the
 // parameters' scalars (every rank has them all) then fields.

@@ -12,6 +12,7 @@
 #include "apps/simulate_report.hpp"
 #include "apps/engine_of.hpp"
 #include "io/assembly/visit_model.hpp"
+#include "io/config/backends.hpp"
 #include "platform/output_set.hpp"
 
 namespace backsweep::apps {
@@ -22,8 +23,9 @@ int run_simulate(const ConfigFile& file, CommandIO& io) {
   io.use_given_fields(*loaded);
   const SimulateConfig& config = *loaded;
   const std::string& config_path = file.path;
-  if (config.backend == "cuda")  // said, as a cuda gradient without a GPU says where it ran
-    std::cerr << "backsweep: simulate runs on the cpu backend (backend cuda runs gradients)\n";
+  if (!backend_has(config.backend, &BackendEntry::simulates))  // said, as a gradient without a GPU says where it ran
+    std::cerr << "backsweep: simulate runs on the " << default_backend().name << " backend (backend " << config.backend
+              << " runs gradients)\n";
 
   Trajectory trajectory = empty_trajectory(config);
   IntegrateResult result;

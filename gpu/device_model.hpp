@@ -4,6 +4,7 @@
 // engine's drivers on ThrustAlgebra are compiled once for every grid kernel (a dispatch on
 // the host per right-hand side or VJP, each a sweep of the grid).
 #include <optional>
+#include <utility>
 
 #include "gpu/gray_scott_device.hpp"
 #include "gpu/grid_model_device.hpp"
@@ -19,9 +20,9 @@ DeviceGridModel<M> on_device(const M& model) {
   return DeviceGridModel<M>(model);
 }
 
-using AnyDeviceGridModel = models::AnyModel<DeviceGrayScott, DeviceGridModel<models::Heat>,
-                                            DeviceGridModel<models::AdvectionDiffusion>,
-                                            DeviceGridModel<models::Acoustic>>;
+template <class M>
+using OnDevice = decltype(on_device(std::declval<const M&>()));
+using AnyDeviceGridModel = models::each_grid_kernel<models::AnyModel, OnDevice>::with<>;
 
 // The grid kernel a config names, on the device.
 inline AnyDeviceGridModel on_device(const models::GridKernel& kernel) {

@@ -34,6 +34,15 @@ class GridLayout {
   std::size_t scalars_;
 };
 
+// A hand-written grid model's layout on a grid, with its scalar parameters' names and
+// defaults (NaN where it has none, so a config must give them): each model's parts(grid).
+struct GridKernelParts {
+  GridLayout layout;
+  std::vector<std::string> scalars;
+  std::vector<double> defaults;
+  bool takes_source = false;  // a point source (model.source in a config)
+};
+
 // The grid a model's states lie on, or null for a model not on a grid: built-in grid
 // kernels have grid(), models defined by equations have fields() (null for an ODE).
 template <class M>

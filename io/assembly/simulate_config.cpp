@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "io/assembly/step_stability.hpp"
+#include "io/config/backends.hpp"
 #include "io/config/config_file.hpp"
 #include "io/config/expression_reader.hpp"
 #include "models/field_equations.hpp"
@@ -67,7 +68,7 @@ void compile_kernels(ExpressionModel& model, const SimulateSpec& spec) {
   CompilerOptions options;
   options.cache = spec.kernel_cache;
   try {
-    model.compile(options, spec.backend == "omp" ? 0 : 1);
+    model.compile(options, backend_has(spec.backend, &BackendEntry::threaded_kernels) ? 0 : 1);
   } catch (const NativeLibraryError& error) {
     std::cerr << "backsweep: the equations run on the interpreter: " << printable(error.what()) << "\n";
   }

@@ -12,6 +12,7 @@
 
 #include "io/assembly/simulate_config.hpp"
 #include "models/any_model.hpp"
+#include "models/builtin/grid_kernels.hpp"
 #include "models/builtin/registry.hpp"
 #include "models/expression_model.hpp"
 
@@ -21,9 +22,8 @@ namespace backsweep {
 using AnyOde = models::AnyModel<models::Lorenz63, models::VanDerPol, models::LotkaVolterra,
                                 models::HarmonicOscillator, models::Robertson>;
 // Declared patterns: implicit methods solve with their sparse Jacobians.
-using AnySparseModel = models::AnyModel<models::Brusselator1D, models::GrayScott, models::Heat,
-                                        models::AdvectionDiffusion, models::Acoustic,
-                                        std::shared_ptr<const ExpressionModel>>;
+using AnySparseModel = models::each_grid_kernel<models::AnyModel>::with<
+    models::Brusselator1D, std::shared_ptr<const ExpressionModel>>;
 
 // The model types visit_model gives. The engine's entries (apps/engine_of.hpp) are
 // compiled once for each, a translation unit each: BACKSWEEP_MODEL_KIND indexes this.

@@ -27,15 +27,25 @@ const std::array<BackendEntry, 3> kBackends{{
      .implicit_methods = true,
      .events = true,
      .shadowing = true,
-     .splits_grid = true},
+     .splits_grid = true,
+     .simulates = true,
+     .tangent_grid_kernels = true,
+     .tangent_equations = true,
+     .interpreted = Interpreted::anywhere},
     {.name = "omp",
      .built = kOpenMP,
+     .algebra = BackendAlgebra::thrust_omp,
      .missing = "this build has no OpenMP backend (configure with -DBACKSWEEP_OPENMP=ON)",
      .runs_equations = true,  // on a grid as compiled kernels on OpenMP threads; ODEs too
      .runs_grid_kernel = true,
-     .parallel_runs = true},
+     .parallel_runs = true,
+     .simulates = true,
+     .tangent_equations = true,  // on the host's algebra
+     .threaded_kernels = true,
+     .interpreted = Interpreted::off_grid},
     {.name = "cuda",
      .built = kCuda,
+     .algebra = BackendAlgebra::thrust_cuda,
      .missing = "this program is built without CUDA (configure with -DBACKSWEEP_CUDA=ON, with CUDA 12 or later)",
      .runs_equations = true,  // on a grid, as CUDA kernels built at run time
      .runs_grid_kernel = true},
@@ -53,7 +63,12 @@ bool BackendEntry::runs(ModelKind kind, bool explicit_method) const {
   return false;
 }
 
+bool BackendEntry::tangent(ModelKind kind) const {
+  return kind == ModelKind::grid_kernel ? tangent_grid_kernels : tangent_equations;
+}
+
 std::span<const BackendEntry> backends() { return kBackends; }
+const BackendEntry& default_backend() { return kBackends.front(); }
 
 bool backend_has(std::string_view name, bool BackendEntry::*capability) {
   const BackendEntry* entry = find_backend(name);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "io/config/backends.hpp"
 #include "io/config/checkpointing_section.hpp"
 #include "io/config/config_file.hpp"
 #include "io/config/config_sections.hpp"
@@ -59,8 +60,7 @@ void read_gradient(const TomlSection& root, GradientSpec& config) {
   const bool stepper = find_method(config.simulate.method_name)->has_stepper();
   // Off the cpu, a grid kernel's gradient is the adjoint (its tangent is host code), and
   // on cuda every model's.
-  const bool on_backend = (config.simulate.backend != "cpu" && config.simulate.kind == ModelKind::grid_kernel) ||
-                          config.simulate.backend == "cuda";
+  const bool on_backend = !find_backend(config.simulate.backend)->tangent(config.simulate.kind);
   if (!stepper || on_backend) config.mode = GradientMode::adjoint;
   const auto gradient = root.subsection("gradient");
   if (!gradient) return;
@@ -89,8 +89,8 @@ void read_gradient(const TomlSection& root, GradientSpec& config) {
   if (on_backend && gradient->string("mode", "auto") == "auto") return;
   if (stepper || gradient->string("mode", "auto") == "tangent") config.mode = *mode;
   if (on_backend && config.mode == GradientMode::tangent)
-    gradient->fail("mode", "tangent runs on the cpu backend; solver.backend = \"" + config.simulate.backend +
-                               "\" takes the adjoint");
+    gradient->fail("mode", "tangent runs on the " + std::string(default_backend().name) +
+                               " backend; solver.backend = \"" + config.simulate.backend + "\" takes the adjoint");
 }
 
 void read_monitor(const TomlSection& root, GradientSpec& config) {

@@ -148,7 +148,8 @@ void read_grid_kernel(const TomlSection& root, const TomlSection& model, const G
   if (!parts)
     model.fail("name", "unknown grid model '" + name + "' (built-in grid models: " + joined(models::grid_kernel_names) +
                            "; or give model.fields and [model.equations])");
-  if (model.has("source") && name != models::Acoustic::name) model.fail("source", "is for the acoustic model");
+  if (model.has("source") && !parts->takes_source)
+    model.fail("source", "is for a model with a point source (acoustic)");
   const std::vector<std::string>& scalars = parts->scalars;
   for (const auto* names : {&parts->layout.fields(), &scalars, &parts->layout.parameter_fields()})
     for (const std::string& declared_name : *names) declared.add_constant(declared_name, 0.0);
@@ -159,7 +160,7 @@ void read_grid_kernel(const TomlSection& root, const TomlSection& model, const G
   config.parameters.assign(parts->layout.param_size(), NAN);
   std::copy(parts->defaults.begin(), parts->defaults.end(), config.parameters.begin());
   config.kind = ModelKind::grid_kernel;
-  if (name == models::Acoustic::name) config.source = read_source(model, grid);
+  if (parts->takes_source) config.source = read_source(model, grid);
   config.layout = std::move(parts->layout);
 }
 

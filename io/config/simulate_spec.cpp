@@ -139,7 +139,7 @@ void read_linear_solver(const TomlSection& solver, SimulateSpec& config) {
 // (backends.hpp): a model or method that cannot run there is refused here, by key,
 // saying where it runs.
 void read_backend(const TomlSection& root, const TomlSection& solver, SimulateSpec& config) {
-  config.backend = solver.string("backend", "cpu");
+  config.backend = solver.string("backend", std::string(default_backend().name));
   const Method& method = method_of(config);
   const std::string refusal = backend_refusal(config.backend, config.kind, config.model, method.is_explicit(),
                                               method.name(), root.has("ensemble") || root.has("data"));
@@ -160,12 +160,16 @@ void read_kernels(const TomlSection& solver, SimulateSpec& config, bool parallel
   config.compiled_kernels = kernels == "compiled";
   config.kernel_cache = solver.string("kernel_cache", "");
   if (solver.has("kernel_cache") && config.kernel_cache.empty()) solver.fail("kernel_cache", "must name a folder");
-  // An ODE's gradient runs on omp's algebra, its model interpreted or compiled.
-  if (config.backend == "omp" && on_grid && !config.compiled_kernels && !parallel_runs)
-    solver.fail("backend", "omp runs equations on a grid as compiled kernels (solver.kernels = \"compiled\")");
-  if (config.backend == "cuda" && config.kind == ModelKind::equations && !config.compiled_kernels)
-    solver.fail("backend", on_grid ? "cuda runs equations as compiled kernels (solver.kernels = \"compiled\")"
-                                   : "cuda runs equations on a [grid]; this model's run on cpu");
+  // The backend's own kernels where it has no interpreter (omp runs an ODE's equations
+  // interpreted or compiled, and members or starts in parallel whatever their model).
+  if (config.kind != ModelKind::equations || config.compiled_kernels) return;
+  const BackendEntry& backend = *find_backend(config.backend);
+  if (on_grid && backend.interpreted != Interpreted::anywhere && !(parallel_runs && backend.parallel_runs))
+    solver.fail("backend",
+                config.backend + " runs equations on a grid as compiled kernels (solver.kernels = \"compiled\")");
+  if (!on_grid && backend.interpreted == Interpreted::nowhere)
+    solver.fail("backend", config.backend + " runs equations on a [grid]; this model's run on " +
+                               std::string(default_backend().name));
 }
 
 void read_solver(const TomlSection& root, SimulateSpec& config) {

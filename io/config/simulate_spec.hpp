@@ -46,7 +46,7 @@ struct SimulateSpec {
   SourcePosition step_at;              // [solver] step's, for errors found once the model is built
   std::string output_dir;              // relative to the working directory
   bool vtk = false;                    // [output] vtk: also VTK files of the fields (grids)
-  std::string backend = "cpu";         // [solver] backend (backends.hpp)
+  std::string backend{default_backend().name};  // [solver] backend (backends.hpp)
   // [solver] kernels: equations on a grid run as native code built at run time (else by
   // the interpreter), kept in [solver] kernel_cache ("": default_kernel_cache()).
   bool compiled_kernels = true;

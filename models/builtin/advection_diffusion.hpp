@@ -10,12 +10,14 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
 
 #include "models/grid.hpp"
+#include "models/grid_layout.hpp"
 #include "models/sparsity.hpp"
 #include "models/stencil.hpp"
 
@@ -38,6 +40,13 @@ class AdvectionDiffusion {
       names.push_back(name);
     }
     return names;
+  }
+  // D and the velocity: no defaults, the config gives them.
+  static GridKernelParts parts(const Grid& grid) {
+    std::vector<std::string> scalars = AdvectionDiffusion(grid).param_names();
+    const std::size_t count = scalars.size();
+    return {GridLayout(grid, {"u"}, {}, count), std::move(scalars),
+            std::vector<double>(count, std::numeric_limits<double>::quiet_NaN())};
   }
 
   // The stencils' footprints: implicit methods factor sparse Newton matrices on them.

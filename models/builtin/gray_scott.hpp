@@ -17,6 +17,7 @@
 #include <utility>
 
 #include "models/grid.hpp"
+#include "models/grid_layout.hpp"
 #include "models/grid_laplacian.hpp"
 #include "models/sparsity.hpp"
 
@@ -46,6 +47,11 @@ class GrayScott {
   static constexpr std::array<double, 4> default_params{8e-5, 4e-5, 0.024, 0.06};
 
   explicit GrayScott(Grid grid) : grid_(std::move(grid)) {}
+  static GridKernelParts parts(const Grid& grid) {
+    return {GridLayout(grid, {field_names.begin(), field_names.end()}, {}, param_names.size()),
+            {param_names.begin(), param_names.end()},
+            {default_params.begin(), default_params.end()}};
+  }
 
   const Grid& grid() const { return grid_; }
   std::size_t state_size() const { return 2 * grid_.points(); }

@@ -1,14 +1,18 @@
 #pragma once
 // The hand-written grid models by name, for config files (model.name on a [grid]): each
-// with its layout (fields, parameter fields, scalar parameters), so a config gives their
-// values, initial fields and objectives as it does for a model defined by equations.
+// with its layout (fields, parameter fields, scalar parameters: the model's parts(grid)),
+// so a config gives their values, initial fields and objectives as it does for a model
+// defined by equations. GridKernelModels is the one list: the names, the engine's model
+// types (io/assembly/visit_model.hpp) and every placement's adapters (gpu/device_model.hpp,
+// apps/grid_split_gradient.cpp) are derived from it, so a new model is its own header and
+// one entry here.
 #include <array>
-#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
 #include <utility>
-#include <vector>
 
 #include "models/builtin/acoustic.hpp"
 #include "models/builtin/advection_diffusion.hpp"
@@ -18,8 +22,11 @@
 
 namespace backsweep::models {
 
-inline constexpr std::array<std::string_view, 4> grid_kernel_names{GrayScott::name, Heat::name,
-                                                                   AdvectionDiffusion::name, Acoustic::name};
+using GridKernelModels = std::tuple<GrayScott, Heat, AdvectionDiffusion, Acoustic>;
+
+inline constexpr auto grid_kernel_names = []<class... Ms>(std::type_identity<std::tuple<Ms...>>) {
+  return std::array<std::string_view, sizeof...(Ms)>{Ms::name...};
+}(std::type_identity<GridKernelModels>{});
 
 // A kernel as a config names it: its name, layout and (acoustic only) source.
 struct GridKernel {
@@ -28,41 +35,39 @@ struct GridKernel {
   AcousticSource source{};
 };
 
-// What kernel `name` has on `grid`: its layout, scalar parameters' names and defaults
-// (NaN where it has none, so a config must give them); nullopt for an unknown name.
-struct GridKernelParts {
-  GridLayout layout;
-  std::vector<std::string> scalars;
-  std::vector<double> defaults;
-};
+// visitor(std::type_identity<M>{}) for the model called `name`; false for an unknown name.
+template <class Visitor>
+bool visit_grid_kernel_type(std::string_view name, Visitor&& visitor) {
+  return [&]<class... Ms>(std::type_identity<std::tuple<Ms...>>) {
+    return ((Ms::name == name ? (visitor(std::type_identity<Ms>{}), true) : false) || ...);
+  }(std::type_identity<GridKernelModels>{});
+}
 
+// What kernel `name` has on `grid`; nullopt for an unknown name.
 inline std::optional<GridKernelParts> grid_kernel_parts(std::string_view name, const Grid& grid) {
-  const auto strings = [](const auto& names) { return std::vector<std::string>(names.begin(), names.end()); };
-  if (name == GrayScott::name)
-    return GridKernelParts{GridLayout(grid, strings(GrayScott::field_names), {}, GrayScott::param_names.size()),
-                           strings(GrayScott::param_names),
-                           {GrayScott::default_params.begin(), GrayScott::default_params.end()}};
-  if (name == Heat::name) return GridKernelParts{GridLayout(grid, {"u"}, {"k"}, 0), {}, {}};
-  if (name == AdvectionDiffusion::name) {
-    std::vector<std::string> scalars = AdvectionDiffusion(grid).param_names();
-    const std::size_t count = scalars.size();
-    return GridKernelParts{GridLayout(grid, {"u"}, {}, count), std::move(scalars),
-                           std::vector<double>(count, std::numeric_limits<double>::quiet_NaN())};
-  }
-  if (name == Acoustic::name) return GridKernelParts{GridLayout(grid, {"p", "q"}, {"c"}, 0), {}, {}};
-  return std::nullopt;
+  std::optional<GridKernelParts> parts;
+  visit_grid_kernel_type(name, [&]<class M>(std::type_identity<M>) { parts = M::parts(grid); });
+  return parts;
 }
 
 // visitor(model) with the kernel `kernel` names on its grid; false for an unknown name.
 template <class Visitor>
 bool visit_grid_kernel(const GridKernel& kernel, Visitor&& visitor) {
   const Grid& grid = kernel.layout.grid();
-  if (kernel.name == GrayScott::name) visitor(GrayScott(grid));
-  else if (kernel.name == Heat::name) visitor(Heat(grid));
-  else if (kernel.name == AdvectionDiffusion::name) visitor(AdvectionDiffusion(grid));
-  else if (kernel.name == Acoustic::name) visitor(Acoustic(grid, kernel.source));
-  else return false;
-  return true;
+  return visit_grid_kernel_type(kernel.name, [&]<class M>(std::type_identity<M>) {
+    if constexpr (std::is_constructible_v<M, Grid, AcousticSource>) visitor(M(grid, kernel.source));
+    else visitor(M(grid));
+  });
 }
+
+// Ts<M...> for the list's models M, each as Form<M> (a placement's adapter type).
+template <template <class...> class Ts, template <class> class Form = std::type_identity_t,
+          class Models = GridKernelModels>
+struct each_grid_kernel;
+template <template <class...> class Ts, template <class> class Form, class... Ms>
+struct each_grid_kernel<Ts, Form, std::tuple<Ms...>> {
+  template <class... Before>
+  using with = Ts<Before..., Form<Ms>...>;
+};
 
 }  // namespace backsweep::models

@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "models/grid.hpp"
+#include "models/grid_layout.hpp"
 #include "models/sparsity.hpp"
 #include "models/stencil.hpp"
 
@@ -22,6 +23,7 @@ class Heat {
   static constexpr std::string_view name = "heat";
 
   explicit Heat(Grid grid) : grid_(std::move(grid)) {}
+  static GridKernelParts parts(const Grid& grid) { return {GridLayout(grid, {"u"}, {"k"}, 0), {}, {}}; }
 
   const Grid& grid() const { return grid_; }
   std::size_t state_size() const { return grid_.points(); }
