@@ -40,7 +40,7 @@ struct GridKernelParts {
   GridLayout layout;
   std::vector<std::string> scalars;
   std::vector<double> defaults;
-  bool takes_source = false;  // a point source (model.source in a config)
+  bool takes_source = false;  // made with a point source (grid_kernels.hpp's takes_source)
 };
 
 // The grid a model's states lie on, or null for a model not on a grid: built-in grid

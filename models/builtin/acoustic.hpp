@@ -46,7 +46,7 @@ class Acoustic {
     cell_volume_ = 1.0;
     for (std::size_t a = 0; a < grid_.axes(); ++a) cell_volume_ *= grid_.spacing(a);
   }
-  static GridKernelParts parts(const Grid& grid) { return {GridLayout(grid, {"p", "q"}, {"c"}, 0), {}, {}, true}; }
+  static GridKernelParts parts(const Grid& grid) { return {GridLayout(grid, {"p", "q"}, {"c"}, 0), {}, {}}; }
 
   const Grid& grid() const { return grid_; }
   const AcousticSource& source() const { return source_; }

@@ -35,6 +35,10 @@ struct GridKernel {
   AcousticSource source{};
 };
 
+// Whether model M is made with a point source (model.source in a config): acoustic is.
+template <class M>
+inline constexpr bool takes_source = std::is_constructible_v<M, Grid, AcousticSource>;
+
 // visitor(std::type_identity<M>{}) for the model called `name`; false for an unknown name.
 template <class Visitor>
 bool visit_grid_kernel_type(std::string_view name, Visitor&& visitor) {
@@ -46,7 +50,10 @@ bool visit_grid_kernel_type(std::string_view name, Visitor&& visitor) {
 // What kernel `name` has on `grid`; nullopt for an unknown name.
 inline std::optional<GridKernelParts> grid_kernel_parts(std::string_view name, const Grid& grid) {
   std::optional<GridKernelParts> parts;
-  visit_grid_kernel_type(name, [&]<class M>(std::type_identity<M>) { parts = M::parts(grid); });
+  visit_grid_kernel_type(name, [&]<class M>(std::type_identity<M>) {
+    parts = M::parts(grid);
+    parts->takes_source = takes_source<M>;
+  });
   return parts;
 }
 
@@ -55,7 +62,7 @@ template <class Visitor>
 bool visit_grid_kernel(const GridKernel& kernel, Visitor&& visitor) {
   const Grid& grid = kernel.layout.grid();
   return visit_grid_kernel_type(kernel.name, [&]<class M>(std::type_identity<M>) {
-    if constexpr (std::is_constructible_v<M, Grid, AcousticSource>) visitor(M(grid, kernel.source));
+    if constexpr (takes_source<M>) visitor(M(grid, kernel.source));
     else visitor(M(grid));
   });
 }
