@@ -3,8 +3,8 @@
 // kernels, one thread a grid point, for the engine on ThrustAlgebra: the fields stay on
 // the device for the whole forward and backward sweep. Each point computes what the host
 // kernel computes, in the same order, so the field results agree bitwise with it on the
-// OpenMP backend. dJ/dp are sums over the grid, in ThrustAlgebra's fixed order (not the
-// host kernel's: they agree to rounding).
+// OpenMP backend. dJ/dp are summed by x rows in the host kernel's four lanes
+// (ThrustAlgebra::row_sums), bitwise the host's on OpenMP, to rounding on CUDA.
 #include <cstddef>
 #include <string_view>
 #include <type_traits>
@@ -44,7 +44,8 @@ class DeviceGrayScott {
            double* vjp_p) const {
     ThrustAlgebra::for_each(view_.points, Vjp{view_, y, lambda, vjp_y, p[0], p[1], p[2], p[2] + p[3]});
     if (!vjp_p) return;
-    const Sums<4> s = ThrustAlgebra::sums<4>(view_.points, ParameterTerms{view_, y, lambda});
+    const std::size_t row = grid_.size(grid_.axes() - 1);
+    const Sums<4> s = ThrustAlgebra::row_sums<4, 4>(view_.points, row, ParameterTerms{view_, y, lambda});
     for (int k = 0; k < 4; ++k) vjp_p[k] = s.value[k];
   }
 

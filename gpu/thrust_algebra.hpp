@@ -126,19 +126,25 @@ struct StridedPartialSums {
   }
 };
 
-// sums[r] = the sums of term(i) over row r's i = r row, ..., (r + 1) row - 1, in order.
-template <int K, class Term>
+// sums[r] = the sums of term(i) over row r's i = r row, ..., (r + 1) row - 1, in order; with
+// Lanes = 4, in four lanes by i's place in the row mod 4, folded as (0 + 1) + (2 + 3) (the
+// order of the Gray–Scott host kernel, models/builtin/gray_scott.cpp).
+template <int K, int Lanes, class Term>
 struct RowSums {
+  static_assert(Lanes == 1 || Lanes == 4);
   Term term;
   std::size_t row;
   Sums<K>* sums;
   BACKSWEEP_HOST_DEVICE void operator()(std::size_t r) const {
-    Sums<K> sum;
-    for (std::size_t i = r * row; i < (r + 1) * row; ++i) {
-      const Sums<K> t = term(i);
-      for (int m = 0; m < K; ++m) sum.value[m] += t.value[m];
+    Sums<K> lane[Lanes];
+    for (std::size_t i = 0; i < row; ++i) {
+      const Sums<K> t = term(r * row + i);
+      for (int m = 0; m < K; ++m) lane[i % Lanes].value[m] += t.value[m];
     }
-    sums[r] = sum;
+    if constexpr (Lanes == 4)
+      for (int m = 0; m < K; ++m)
+        lane[0].value[m] = (lane[0].value[m] + lane[1].value[m]) + (lane[2].value[m] + lane[3].value[m]);
+    sums[r] = lane[0];
   }
 };
 
@@ -235,17 +241,17 @@ struct ThrustAlgebra {
   }
 
   // K sums over n terms in rows of `row`, as the host sums a grid's x rows: each row's
-  // terms in order, then the rows' sums in order, bitwise the host's on the OpenMP system
-  // (a thread a row). On CUDA a grid's rows are too few threads to fill the GPU: the
-  // strided sums above, equal to rounding.
-  template <int K, class Term>
+  // terms in order (in Lanes lanes, as RowSums says), then the rows' sums in order, bitwise
+  // the host's on the OpenMP system (a thread a row). On CUDA a grid's rows are too few
+  // threads to fill the GPU: the strided sums above, equal to rounding.
+  template <int K, int Lanes = 1, class Term>
   static Sums<K> row_sums(std::size_t n, std::size_t row, const Term& term) {
 #if THRUST_DEVICE_SYSTEM == THRUST_DEVICE_SYSTEM_OMP
     Sums<K> total;
     if (n == 0) return total;
     thread_local std::vector<Sums<K>, BackendAllocator<Sums<K>, Memory::host_read>> rows;
     rows.resize(n / row);
-    for_each(n / row, detail::RowSums<K, Term>{term, row, rows.data()});
+    for_each(n / row, detail::RowSums<K, Lanes, Term>{term, row, rows.data()});
     for (const Sums<K>& s : rows)
       for (int m = 0; m < K; ++m) total.value[m] += s.value[m];
     return total;

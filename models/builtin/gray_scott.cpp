@@ -75,14 +75,16 @@ void gray_scott_rates(const Grid& grid, const double* y, const double* p, double
 namespace {
 
 // The VJP over a block's planes; row_sum(row, sums) takes each x row's four dJ/dp sums in
-// order.
+// order. Each sum runs in four lanes, by the point's x index mod 4, and a row's lanes fold
+// as (0 + 1) + (2 + 3): an order fixed here, not by the vector width the build or the CPU
+// has, that the device kernels repeat (gpu/gray_scott_device.hpp), so cpu = omp bitwise.
 template <class RowSum>
 void vjp_rows(const Grid& grid, const PlaneRange<double, 2>& lambda_planes, const double* y, const double* p,
               const double* lambda, double* vjp_y, RowSum&& row_sum) {
   const std::size_t n = lambda_planes.count * plane_points(grid), nx = grid.size(grid.axes() - 1);
   const bool stream = streams(6 * sizeof(double) * n);
   const double d1 = p[0], d2 = p[1], gamma = p[2], decay = p[2] + p[3];
-  double sums[4] = {0, 0, 0, 0};  // the row's
+  double lanes[4][4] = {};  // the row's, [parameter][x mod 4]
   double buffer[2][kLaplacianBlock];
   for_each_laplacian_block<2, double>(
       grid, lambda_planes, {lambda, lambda + n},
@@ -93,26 +95,32 @@ void vjp_rows(const Grid& grid, const PlaneRange<double, 2>& lambda_planes, cons
         const double* __restrict lv = lambda + n + first;
         double* __restrict vjp_u = stream ? buffer[0] : vjp_y + first;
         double* __restrict vjp_v = stream ? buffer[1] : vjp_y + n + first;
-        double dd1 = sums[0], dd2 = sums[1], dgamma = sums[2], dkappa = sums[3];
-        // Summed in lanes: the order is fixed by the build, so every call agrees bitwise.
-#pragma omp simd reduction(+ : dd1, dd2, dgamma, dkappa)
+#pragma omp simd
         for (std::size_t j = 0; j < count; ++j) {
           const double vv = v[j] * v[j], uv2 = 2.0 * u[j] * v[j];
           vjp_u[j] = d1 * lap[0][j] - lu[j] * (vv + gamma) + lv[j] * vv;
           vjp_v[j] = d2 * lap[1][j] + (lv[j] - lu[j]) * uv2 - lv[j] * decay;
-          dd1 += u[j] * lap[0][j];
-          dd2 += v[j] * lap[1][j];
-          dgamma += lu[j] * (1.0 - u[j]) - lv[j] * v[j];
-          dkappa -= lv[j] * v[j];
         }
-        sums[0] = dd1, sums[1] = dd2, sums[2] = dgamma, sums[3] = dkappa;
+        // A block starts at a multiple of kLaplacianBlock in its row: j mod 4 is x mod 4.
+        const auto add = [&](std::size_t j, std::size_t lane) {
+          lanes[0][lane] += u[j] * lap[0][j];
+          lanes[1][lane] += v[j] * lap[1][j];
+          lanes[2][lane] += lu[j] * (1.0 - u[j]) - lv[j] * v[j];
+          lanes[3][lane] -= lv[j] * v[j];
+        };
+        std::size_t j = 0;
+        for (; j + 4 <= count; j += 4)
+          for (std::size_t lane = 0; lane < 4; ++lane) add(j + lane, lane);
+        for (; j < count; ++j) add(j, j % 4);
         if (stream) {
           StreamOut{}(vjp_y + first, vjp_u, count);
           StreamOut{}(vjp_y + n + first, vjp_v, count);
         }
         if ((first + count) % nx == 0) {  // the row's end
+          double sums[4];
+          for (int k = 0; k < 4; ++k) sums[k] = (lanes[k][0] + lanes[k][1]) + (lanes[k][2] + lanes[k][3]);
           row_sum(first / nx, sums);
-          sums[0] = sums[1] = sums[2] = sums[3] = 0.0;
+          for (auto& parameter : lanes) parameter[0] = parameter[1] = parameter[2] = parameter[3] = 0.0;
         }
       });
   if (stream) StreamOut::fence();

@@ -25,9 +25,9 @@ namespace backsweep::models {
 
 // The double kernels (gray_scott.cpp), built for baseline x86-64 and for AVX2, chosen when
 // the program starts. Each point's arithmetic is the same in both (no fused multiply-add),
-// so the fields are bitwise the same; dJ/dp's lane sums follow the vector width. dJ/dp is
-// summed row by row (x rows) and the rows' sums added in the grid's order, so a grid split
-// into blocks (models/grid_block.hpp) adds the same numbers in the same order.
+// so the fields are bitwise the same, and dJ/dp's sums run in four fixed lanes, so they are
+// too. dJ/dp is summed row by row (x rows) and the rows' sums added in the grid's order, so
+// a grid split into blocks (models/grid_block.hpp) adds the same numbers in the same order.
 void gray_scott_rates(const Grid& grid, const double* y, const double* p, double* dydt);
 void gray_scott_vjp(const Grid& grid, const double* y, const double* p, const double* lambda, double* vjp_y,
                     double* vjp_p);
