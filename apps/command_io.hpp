@@ -2,7 +2,8 @@
 // What a command is given besides its config, and where its results go. The command line
 // prints them (text on stdout, or with --json the JSON object there and the text on
 // stderr); the Python module keeps them (the same object, and the fields whole) and
-// prints nothing but the warnings.
+// prints nothing but the warnings. Each run has its own: its identity and its error
+// report live here, not in globals, so runs on the Python module's threads share nothing.
 #include <cstddef>
 #include <cstdio>
 #include <map>
@@ -12,6 +13,9 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "apps/error_report.hpp"
+#include "platform/run_info.hpp"
 
 namespace backsweep {
 struct SimulateConfig;
@@ -36,6 +40,11 @@ struct CommandIO {
   // Values of fields by name (the Python module's arrays, borrowed for the run): they
   // replace the config's initial fields and parameter fields once it is read.
   std::map<std::string, std::span<const double>> initial_fields = {}, parameter_fields = {};
+  // What its result files record of the run (none where the version is empty: the
+  // Python module's runs and the C++ API's).
+  RunInfo run = {};
+
+  ErrorReport error = {};           // why it failed, where it did
 
   nlohmann::json results = {};      // kept: what --json prints
   std::vector<ResultArray> arrays = {};  // kept: fields and trajectories whole

@@ -44,21 +44,22 @@ bool report_monitors(const FitEngine& fit, const std::vector<double>& x, FitRepo
   return true;
 }
 
-int all_starts_failed(const FitConfig& config, const std::vector<std::unique_ptr<FitEngine>>& fits) {
+int all_starts_failed(const FitConfig& config, const std::vector<std::unique_ptr<FitEngine>>& fits,
+                      ErrorReport& report) {
   for (const auto& fit : fits) {
     if (const auto& refused = fit->refused()) {
-      report_error(config.checkpointing.refusal_error(*refused));
+      report_error(report, config.checkpointing.refusal_error(*refused));
       return kExitBadInput;
     }
     if (!fit->invalid_options().empty()) {  // e.g. a store_all that cannot fit in memory
-      report_error(config.simulate.file, ": ", fit->invalid_options());
+      report_error(report, config.simulate.file, ": ", fit->invalid_options());
       return kExitBadInput;
     }
   }
   std::string where;  // the latest failure: its experiment, and where the NaN appeared
   for (const auto& fit : fits)
     if (const auto& failure = fit->last_failure()) where = "; the last failed solve, " + describe_failure(config, *failure);
-  report_error(config.simulate.file, ": the objective failed from every start", where);
+  report_error(report, config.simulate.file, ": the objective failed from every start", where);
   return kExitRunFailed;
 }
 

@@ -13,6 +13,7 @@
 
 #include "adjoint/gradient_problem.hpp"
 #include "apps/config_fit.hpp"
+#include "apps/error_report.hpp"
 #include "fit/data_fit.hpp"
 #include "io/outputs/fit_output.hpp"
 
@@ -54,8 +55,10 @@ std::string describe_failure(const FitConfig& config, const FitSolveFailure& fai
 
 std::unique_ptr<FitEngine> make_fit_engine(const FitConfig& config, const Scaled& scaled);
 
-// Where every start failed: a refused option is bad input, the rest a failed run.
-int all_starts_failed(const FitConfig& config, const std::vector<std::unique_ptr<FitEngine>>& fits);
+// Where every start failed: a refused option is bad input, the rest a failed run (said
+// in `report`).
+int all_starts_failed(const FitConfig& config, const std::vector<std::unique_ptr<FitEngine>>& fits,
+                      ErrorReport& report);
 
 // The growth monitor of each experiment's gradient at the fit (x, scaled space) into the
 // report, and a warning for each experiment whose verdict is not stable; false (and

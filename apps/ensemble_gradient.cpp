@@ -92,7 +92,7 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
   if (refused) {
-    report_error(config.checkpointing.refusal_error(*refused));
+    report_error(io.error, config.checkpointing.refusal_error(*refused));
     return kExitBadInput;
   }
   std::size_t failed = 0, first_failure = members;
@@ -102,7 +102,8 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   for (std::size_t b = 0; b < members; ++b)
     if (out.status[b] != 0 && messages[b].empty()) messages[b] = "non-finite value";
   if (failed == members) {
-    report_error(config_path, ": every member's gradient failed; member 1 (", status_name(0), "): ", messages[0]);
+    report_error(io.error, config_path, ": every member's gradient failed; member 1 (", status_name(0), "): ",
+                 messages[0]);
     return IntegrateStatus(out.status[0]) == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
@@ -113,10 +114,10 @@ int run_ensemble_gradient(const GradientConfig& config, const std::string& confi
   warn_verdicts(out, std::cerr);
   if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
-    write_ensemble_hdf5(out, (outputs.staging() / "gradient.h5").string());
-    commit_outputs(outputs, "gradient");
+    write_ensemble_hdf5(out, (outputs.staging() / "gradient.h5").string(), io.run);
+    commit_outputs(outputs, "gradient", io.run);
   } catch (const std::exception& error) {
-    report_error(error.what());
+    report_error(io.error, error.what());
     return kExitRunFailed;
   }
   io.finish(ensemble_json(out, messages, failed, seconds));

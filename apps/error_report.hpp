@@ -1,6 +1,7 @@
 #pragma once
-// How a command says it failed: "error: ..." on stderr, and the message kept so that with
-// --json main also prints {"error": {...}} on stdout, where a script reads the results.
+// How a command says it failed: "error: ..." on stderr, and the message kept in the run's
+// own report (CommandIO::error) so that with --json main also prints {"error": {...}} on
+// stdout, where a script reads the results, and the Python module raises it.
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -23,30 +24,24 @@ struct ErrorReport {
 // What a message may echo of a user's text: a 2 MB value is cut, not printed whole.
 inline constexpr std::size_t kMaxMessageBytes = 2000;
 
-inline ErrorReport& last_error() {
-  static thread_local ErrorReport report;  // per thread: the Python module's calls may run on several
-  return report;
-}
-
 template <class... Parts>
-void report_error(const Parts&... parts) {
+void report_error(ErrorReport& report, const Parts&... parts) {
   std::ostringstream text;
   (text << ... << parts);
-  last_error() = {printable(text.str(), kMaxMessageBytes), std::nullopt, "", nlohmann::json::object()};
-  std::cerr << "error: " << last_error().message << '\n';
+  report = {printable(text.str(), kMaxMessageBytes), std::nullopt, "", nlohmann::json::object()};
+  std::cerr << "error: " << report.message << '\n';
 }
 
-inline void report_error(const ConfigError& error) {
-  report_error(error.what());
-  last_error().where = error.where();
-  last_error().where->file = printable(error.where().file, kMaxMessageBytes);
-  last_error().key = printable(error.key(), kMaxMessageBytes);
+inline void report_error(ErrorReport& report, const ConfigError& error) {
+  report_error(report, error.what());
+  report.where = error.where();
+  report.where->file = printable(error.where().file, kMaxMessageBytes);
+  report.key = printable(error.key(), kMaxMessageBytes);
 }
 
 // {"error": {"message", "exit_code"[, "file", "line", "column", "key"][, "phase", "step", "time",
 // "state"]}}
-inline nlohmann::json error_json(int exit_code) {
-  const ErrorReport& report = last_error();
+inline nlohmann::json error_json(const ErrorReport& report, int exit_code) {
   nlohmann::json error = {{"message", report.message}, {"exit_code", exit_code}};
   if (report.where) {
     error["file"] = report.where->file;

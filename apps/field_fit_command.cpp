@@ -44,7 +44,7 @@ int run_field_fit(const FitConfig& config, CommandIO& io) {
       {fit_fields(misfit_of, penalty_of, scaled.nominal, scaled.lower, scaled.upper, config.optimizer, print_progress)},
       0};
   const StartResult& best = runs.starts[0];
-  if (!std::isfinite(best.objective)) return all_starts_failed(config, fits);
+  if (!std::isfinite(best.objective)) return all_starts_failed(config, fits, io.error);
 
   // At the fit: the misfit, its gradient and adjoint fields, and the predictions.
   const FieldTimes times(sim);
@@ -61,7 +61,7 @@ int run_field_fit(const FitConfig& config, CommandIO& io) {
   FitReport report = base_report(config, runs);
   if (!std::isfinite(misfit) || !fit.predict(best.x, report.predictions, failure) ||
       !fit.trajectories(best.x, report, failure)) {
-    report_error(sim.file, ": at the fit: ", failure);
+    report_error(io.error, sim.file, ": at the fit: ", failure);
     return kExitRunFailed;
   }
   report.sigmas = fit.sigmas();
@@ -87,11 +87,11 @@ int run_field_fit(const FitConfig& config, CommandIO& io) {
   print_field_summaries(report, parameter_fields, io);
   if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
-    write_fit_files(report, outputs.staging().string());
+    write_fit_files(report, outputs.staging().string(), io.run);
     write_field_fit_vtk(outputs.staging().string(), config, report, priors, gradients, std::move(adjoints));
-    commit_outputs(outputs, "fit");
+    commit_outputs(outputs, "fit", io.run);
   } catch (const std::exception& error) {
-    report_error(error.what());
+    report_error(io.error, error.what());
     return kExitRunFailed;
   }
   io.finish(field_fit_json(report, best, misfit, penalty, parameter_fields));

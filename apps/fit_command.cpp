@@ -62,14 +62,14 @@ int fit_model(const FitConfig& config, CommandIO& io) {
         for_each_member(count, parallel && count > 1, work);
       });
   stop.throw_if_requested();  // here, not in the starts: they may run on threads that must not throw
-  if (result.failed_everywhere()) return all_starts_failed(config, fits);
+  if (result.failed_everywhere()) return all_starts_failed(config, fits, io.error);
   const StartResult& best = result.best();
 
   FitReport report = base_report(config, result.runs);
   report.predictions = result.predictions;
   std::string failure = result.failure;
   if (!failure.empty() || !fit->trajectories(best.x, report, failure) || !report_monitors(*fit, best.x, report, failure)) {
-    report_error(sim.file, ": at the optimum: ", failure);
+    report_error(io.error, sim.file, ": at the optimum: ", failure);
     return kExitRunFailed;
   }
   report.sigmas = fit->sigmas();
@@ -87,10 +87,10 @@ int fit_model(const FitConfig& config, CommandIO& io) {
   warn_unless_converged(best);
   if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
-    write_fit_files(report, outputs.staging().string());
-    commit_outputs(outputs, "fit");
+    write_fit_files(report, outputs.staging().string(), io.run);
+    commit_outputs(outputs, "fit", io.run);
   } catch (const std::exception& error) {
-    report_error(error.what());
+    report_error(io.error, error.what());
     return kExitRunFailed;
   }
   io.finish(fit_json(config, report, fit->profiled_sigma()));
@@ -100,7 +100,7 @@ int fit_model(const FitConfig& config, CommandIO& io) {
 }  // namespace
 
 int run_fit(const ConfigFile& file, CommandIO& io) {
-  auto loaded = load_config(fit_config, file);
+  auto loaded = load_config(io.error, fit_config, file);
   if (!loaded) return kExitBadInput;
   io.use_given_fields(loaded->simulate);  // a ConfigError of its own (the Python module's arrays)
   Context context;  // what the fit's gradients draw memory from

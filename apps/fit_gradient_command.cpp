@@ -36,7 +36,7 @@ int fit_gradient(const FitConfig& config, CommandIO& io) {
   std::string failure;
   double value = fit->evaluate(scaled.nominal, gradient, failure);
   if (!std::isfinite(value)) {
-    report_error(config.simulate.file, ": the gradient failed: ", failure);
+    report_error(io.error, config.simulate.file, ": the gradient failed: ", failure);
     return fit->invalid_options().empty() ? kExitRunFailed : kExitBadInput;
   }
   const bool fields = estimates_field(config);
@@ -71,10 +71,10 @@ int fit_gradient(const FitConfig& config, CommandIO& io) {
         io.keep_array("gradient/parameter_fields/" + field.name, output.grid_shape, field.values);
     if (io.writes_outputs()) try {
       OutputSet outputs(config.simulate.output_dir);
-      write_gradient_hdf5(output, (outputs.staging() / "gradient.h5").string());
-      commit_outputs(outputs, "gradient");
+      write_gradient_hdf5(output, (outputs.staging() / "gradient.h5").string(), io.run);
+      commit_outputs(outputs, "gradient", io.run);
     } catch (const std::exception& error) {
-      report_error(error.what());
+      report_error(io.error, error.what());
       return kExitRunFailed;
     }
     for (const auto& [name, entry] : out["gradient"]["parameter_fields"].items())
@@ -88,7 +88,7 @@ int fit_gradient(const FitConfig& config, CommandIO& io) {
 }  // namespace
 
 int run_fit_gradient(const ConfigFile& file, CommandIO& io) {
-  auto loaded = load_config(fit_config, file);
+  auto loaded = load_config(io.error, fit_config, file);
   if (!loaded) return kExitBadInput;
   Context context;
   loaded->simulate.integrate.context = &context;

@@ -24,7 +24,7 @@ namespace backsweep::apps {
 
 int run_gradient(const ConfigFile& file, CommandIO& io) {
   if (file.is_fit()) return run_fit_gradient(file, io);
-  auto loaded = load_config(gradient_config, file);
+  auto loaded = load_config(io.error, gradient_config, file);
   if (!loaded) return kExitBadInput;
   io.use_given_fields(loaded->simulate);
   const std::string& config_path = file.path;
@@ -58,17 +58,17 @@ int run_gradient(const ConfigFile& file, CommandIO& io) {
                            &device_kernels);
   }();
   if (const auto& refused = result.diagnostics.refused) {
-    report_error(config.checkpointing.refusal_error(*refused));
+    report_error(io.error, config.checkpointing.refusal_error(*refused));
     return kExitBadInput;
   }
   if (!result.ok()) {
     const auto& nonfinite = result.diagnostics.nonfinite;
-    report_error(config_path, ": the gradient failed (", to_string(result.status),
+    report_error(io.error, config_path, ": the gradient failed (", to_string(result.status),
                  "): ", nonfinite ? nonfinite->describe(sim.state_names) : result.message);
     if (nonfinite)
-      last_error().run = {{"phase", nonfinite->phase}, {"step", nonfinite->step}, {"time", nonfinite->time},
-                          {"state", nonfinite->component < sim.state_names.size() ? sim.state_names[nonfinite->component]
-                                                                                  : std::to_string(nonfinite->component)}};
+      io.error.run = {{"phase", nonfinite->phase}, {"step", nonfinite->step}, {"time", nonfinite->time},
+                      {"state", nonfinite->component < sim.state_names.size() ? sim.state_names[nonfinite->component]
+                                                                              : std::to_string(nonfinite->component)}};
     return result.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
 
@@ -98,12 +98,12 @@ int run_gradient(const ConfigFile& file, CommandIO& io) {
   if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     const std::string staging = outputs.staging().string();
-    write_gradient_hdf5(record, staging + "/gradient.h5");
+    write_gradient_hdf5(record, staging + "/gradient.h5", io.run);
     if (recorder)
       write_gradient_vtk(staging, sim.fields()->grid(), *recorder, record, sim.integrate.t0, pieces);
-    commit_outputs(outputs, "gradient");
+    commit_outputs(outputs, "gradient", io.run);
   } catch (const std::exception& error) {
-    report_error(error.what());
+    report_error(io.error, error.what());
     return kExitRunFailed;
   }
   io.finish(gradient_json(record));

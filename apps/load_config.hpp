@@ -13,14 +13,16 @@
 
 namespace backsweep::apps {
 
-// `source`: the config file's path, or the file already read (io/config/config_file.hpp).
+// `source`: the config file's path, or the file already read (io/config/config_file.hpp);
+// a ConfigError goes to `report`.
 template <class Load, class Source>
-auto load_config(Load&& load, Source&& source) -> std::optional<std::invoke_result_t<Load, Source&&>> {
+auto load_config(ErrorReport& report, Load&& load, Source&& source)
+    -> std::optional<std::invoke_result_t<Load, Source&&>> {
   std::optional<std::invoke_result_t<Load, Source&&>> loaded;
   try {
     loaded.emplace(load(std::forward<Source>(source)));
   } catch (const ConfigError& error) {
-    report_error(error);
+    report_error(report, error);
     return std::nullopt;
   }
   // A config one rank of an mpirun could not read (its own data file) ends every rank here.

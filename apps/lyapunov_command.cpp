@@ -19,7 +19,7 @@ namespace backsweep::apps {
 
 int run_lyapunov(ConfigFile file, CommandIO& io) {
   const std::string path = file.path;
-  auto loaded = load_config(lyapunov_config, std::move(file));
+  auto loaded = load_config(io.error, lyapunov_config, std::move(file));
   if (!loaded) return kExitBadInput;
   io.use_given_fields(loaded->simulate);
   const LyapunovConfig& config = *loaded;
@@ -29,16 +29,16 @@ int run_lyapunov(ConfigFile file, CommandIO& io) {
     result = lyapunov_of(model, sim, config.options);
   });
   if (!result.ok()) {
-    report_error(path, ": the run failed (", to_string(result.status), "): ", result.message);
+    report_error(io.error, path, ": the run failed (", to_string(result.status), "): ", result.message);
     return kExitRunFailed;
   }
   if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     write_lyapunov_files({sim.model, std::string(sim.method.name()), config.options, result},
-                         outputs.staging().string());
-    commit_outputs(outputs, "lyapunov");
+                         outputs.staging().string(), io.run);
+    commit_outputs(outputs, "lyapunov", io.run);
   } catch (const std::exception& error) {
-    report_error(error.what());
+    report_error(io.error, error.what());
     return kExitRunFailed;
   }
   io.text() << "Lyapunov exponents of " << sim.model << " (" << result.steps

@@ -20,13 +20,14 @@
 #include "io/config/config_overrides.hpp"
 #include "platform/rank_exchange.hpp"
 #include "platform/ranks.hpp"
-#include "platform/run_info.hpp"
 #include "io/vtk/vti_reader.hpp"
 
 int main(int argc, char** argv) {
   using namespace backsweep::apps;
   const backsweep::ranks::Session ranks(argc, argv);  // the ranks of mpirun, or this process alone
   RankOutput rank_output;
+  // This run's: its identity, its error report, where its results go.
+  CommandIO io{.write_outputs = backsweep::ranks::is_root()};
   backsweep::install_vti_reader();  // configs may name .vti files for fields
   CLI::App app{"backsweep: simulations, exact discrete-adjoint gradients and parameter fits of ODEs and PDEs on grids"};
   app.require_subcommand(1);
@@ -79,56 +80,55 @@ int main(int argc, char** argv) {
   // Before parsing, so that errors in the command line itself are JSON too.
   const bool wants_json = std::any_of(argv + 1, argv + argc, [](const char* a) { return std::string_view(a) == "--json"; });
   const auto bad_command_line = [&] {
-    if (wants_json) std::cout << error_json(kExitBadInput).dump() << '\n';
+    if (wants_json) std::cout << error_json(io.error, kExitBadInput).dump() << '\n';
     return kExitBadInput;
   };
   if (argc > 1 && argv[1][0] != '-' && !found) {
-    report_error("unknown command '", argv[1], "' (commands: ", known, ")");
+    report_error(io.error, "unknown command '", argv[1], "' (commands: ", known, ")");
     return bad_command_line();
   }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
-    report_error(error.what(), " (see backsweep --help)");
+    report_error(io.error, error.what(), " (see backsweep --help)");
     return bad_command_line();
   }
   // A string whatever it looks like (2024-06-01 would be a TOML date).
   if (!output_dir.empty()) overrides.push_back("output.dir=" + backsweep::toml_string(output_dir));
-  backsweep::set_config_overrides(overrides);
+  io.json = json;
   if (!config.empty()) {
-    backsweep::RunInfo info = backsweep::describe_run(BACKSWEEP_VERSION, config, overrides);
-    info.ranks = backsweep::ranks::count();
-    backsweep::set_run_info(std::move(info));
+    io.run = backsweep::describe_run(BACKSWEEP_VERSION, config, overrides);
+    io.run.ranks = backsweep::ranks::count();
   }
 
   // The chosen command; whatever it did not handle ends the run with a message, not an abort.
   bool followed = false;  // this rank stopped because another had
   const auto run = [&]() -> int {
     try {
-      if (*plan) return run_plan(request, json);
-      auto file = load_config(backsweep::read_config_file, config);
+      if (*plan) return run_plan(request, io);
+      const auto read = [&](const std::string& path) { return backsweep::read_config_file(path, overrides); };
+      auto file = load_config(io.error, read, config);
       if (!file) return kExitBadInput;
       // Ranks other than 0 compute as rank 0 does (or their share of it) and write nothing.
-      CommandIO io{.json = json, .write_outputs = backsweep::ranks::is_root()};
       for (const auto& [command, sub] : commands)
         if (*sub) return command->run(std::move(*file), io);
     } catch (const backsweep::ranks::RanksStopped& stopped) {
       followed = true;  // the rank that stopped says why
       return stopped.code;
     } catch (const std::bad_alloc&) {
-      report_error(kOutOfMemory);
+      report_error(io.error, kOutOfMemory);
       return kExitRunFailed;
     } catch (const std::exception& error) {
-      report_error(error.what());
+      report_error(io.error, error.what());
       return kExitRunFailed;
     }
     return kExitBadInput;
   };
   const int ran = run();  // before `followed` is read
-  const int code = rank_output.end(ran, followed);
+  const int code = rank_output.end(ran, followed, io.error);
   if (json && code != kExitOk) {
-    nlohmann::json error = error_json(code);
+    nlohmann::json error = error_json(io.error, code);
     error["ranks"] = backsweep::ranks::count();
     std::cout << error.dump() << '\n';
   }

@@ -30,19 +30,18 @@ bool too_long(std::size_t steps, std::size_t slots) {
 
 }  // namespace
 
-int run_plan(const PlanRequest& request, bool json) {
-  const CommandIO io{.json = json};
+int run_plan(const PlanRequest& request, CommandIO& io) {
   if (request.steps == 0 || request.slots == 0) {
-    report_error("--steps and --slots must be at least 1");
+    report_error(io.error, "--steps and --slots must be at least 1");
     return kExitBadInput;
   }
   // Numbers from the command line are not trusted: a schedule holds O(slots) state.
   if (request.slots > (std::size_t(1) << 32) || request.disk_slots > (std::size_t(1) << 32)) {
-    report_error("--slots and --disk-slots must be at most 2^32");
+    report_error(io.error, "--slots and --disk-slots must be at most 2^32");
     return kExitBadInput;
   }
   if (too_long(request.steps, request.slots + request.disk_slots)) {
-    report_error(request.steps, " steps with ", request.slots + request.disk_slots,
+    report_error(io.error, request.steps, " steps with ", request.slots + request.disk_slots,
                  " slots take more than 10^10 forward steps to plan: give more slots");
     return kExitBadInput;
   }
@@ -57,7 +56,7 @@ int run_plan(const PlanRequest& request, bool json) {
       : name == "two_level" ? two_level_schedule(request.steps, slots, disk_slots)
                             : nullptr;
   if (!schedule) {
-    report_error("--schedule must be auto, revolve, online or two_level");
+    report_error(io.error, "--schedule must be auto, revolve, online or two_level");
     return kExitBadInput;
   }
   const ScheduleCounts counts = count_schedule(*schedule, request.steps);
@@ -81,7 +80,7 @@ int run_plan(const PlanRequest& request, bool json) {
                                 {"bytes_written", counts.writes[l] * request.state_bytes},
                                 {"bytes_read", counts.reads[l] * request.state_bytes}};
   }
-  if (json)
+  if (io.json)
     std::cout << nlohmann::json{{"schedule", name},
                                 {"steps", request.steps},
                                 {"slots", request.slots},

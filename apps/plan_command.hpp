@@ -2,6 +2,8 @@
 #include <cstddef>
 #include <string>
 
+#include "apps/command_io.hpp"
+
 namespace backsweep::apps {
 
 struct PlanRequest {
@@ -10,6 +12,6 @@ struct PlanRequest {
 };
 
 // `backsweep plan`: a checkpoint schedule's counts, per level, counted by running it.
-int run_plan(const PlanRequest& request, bool json);
+int run_plan(const PlanRequest& request, CommandIO& io);
 
 }  // namespace backsweep::apps

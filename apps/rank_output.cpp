@@ -50,11 +50,11 @@ RankOutput::~RankOutput() {
   if (cerr_) std::cerr.rdbuf(cerr_);
 }
 
-int RankOutput::end(int code, bool followed) {
+int RankOutput::end(int code, bool followed, ErrorReport& report) {
   if (ranks::count() == 1) return code;
   const ranks::Ending ending = ranks::agree_to_stop(code, followed, errors_.str());
   if (ranks::is_root() && ending.code != 0 && ending.rank != 0)
-    report_error("rank ", ending.rank, ": ", first_error(ending.message));  // also what --json reports
+    report_error(report, "rank ", ending.rank, ": ", first_error(ending.message));  // also what --json reports
   return ending.code;
 }
 
@@ -70,7 +70,8 @@ void abort_every_rank(const std::exception_ptr& error) noexcept {
     } catch (...) {
     }
     if (ranks::is_root()) {
-      report_error(message);
+      ErrorReport report;  // printed, and the run ends here
+      report_error(report, message);
     } else if (started_stderr >= 0) {
       const std::string line = "error: rank " + std::to_string(ranks::rank()) + ": " + message + "\n";
       (void)!::write(started_stderr, line.data(), line.size());

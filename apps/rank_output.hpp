@@ -6,6 +6,8 @@
 #include <sstream>
 #include <streambuf>
 
+#include "apps/error_report.hpp"
+
 namespace backsweep::apps {
 
 class RankOutput {
@@ -16,8 +18,9 @@ class RankOutput {
   RankOutput& operator=(const RankOutput&) = delete;
 
   // The run's exit code, agreed by every rank (platform/rank_exchange.hpp): `followed` when
-  // this rank stopped because another had. Rank 0 prints a failing rank's errors.
-  int end(int code, bool followed);
+  // this rank stopped because another had. Rank 0 prints a failing rank's errors (and
+  // keeps them in `report`).
+  int end(int code, bool followed, ErrorReport& report);
 
  private:
   std::ostringstream errors_;

@@ -11,12 +11,11 @@
 
 namespace backsweep::apps {
 
-void commit_outputs(OutputSet& outputs, const std::string& command) {
+void commit_outputs(OutputSet& outputs, const std::string& command, const RunInfo& run) {
   namespace fs = std::filesystem;
   nlohmann::json files = nlohmann::json::object();
   for (const auto& entry : fs::recursive_directory_iterator(outputs.staging()))
     if (entry.is_regular_file()) files[fs::relative(entry.path(), outputs.staging()).string()] = entry.file_size();
-  const RunInfo& run = run_info();
   const nlohmann::json record = {{"command", command},
                                  {"run_id", run.run_id},
                                  {"backsweep_version", run.version},

@@ -7,9 +7,10 @@
 #include <string>
 
 #include "platform/output_set.hpp"
+#include "platform/run_info.hpp"
 
 namespace backsweep::apps {
 
-void commit_outputs(OutputSet& outputs, const std::string& command);
+void commit_outputs(OutputSet& outputs, const std::string& command, const RunInfo& run);
 
 }  // namespace backsweep::apps

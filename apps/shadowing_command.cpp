@@ -140,7 +140,7 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
   });
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!result.ok()) {
-    report_error(config_path, ": shadowing failed (", to_string(result.status), "): ", result.message);
+    report_error(io.error, config_path, ": shadowing failed (", to_string(result.status), "): ", result.message);
     return result.status == IntegrateStatus::invalid_options ? kExitBadInput : kExitRunFailed;
   }
   out.objective = result.average;
@@ -165,10 +165,10 @@ int run_shadowing_gradient(const GradientConfig& config, const std::string& conf
   warn_where_untrustworthy(out);
   if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
-    write_shadowing_hdf5(out, (outputs.staging() / "gradient.h5").string());
-    commit_outputs(outputs, "gradient");
+    write_shadowing_hdf5(out, (outputs.staging() / "gradient.h5").string(), io.run);
+    commit_outputs(outputs, "gradient", io.run);
   } catch (const std::exception& error) {
-    report_error(error.what());
+    report_error(io.error, error.what());
     return kExitRunFailed;
   }
   io.finish(shadowing_json(out));

@@ -18,7 +18,7 @@
 namespace backsweep::apps {
 
 int run_simulate(const ConfigFile& file, CommandIO& io) {
-  auto loaded = load_config(simulate_config, file);
+  auto loaded = load_config(io.error, simulate_config, file);
   if (!loaded) return kExitBadInput;
   io.use_given_fields(*loaded);
   const SimulateConfig& config = *loaded;
@@ -37,7 +37,7 @@ int run_simulate(const ConfigFile& file, CommandIO& io) {
     result = simulate_of(model, config, options, trajectory, stiffness);
   });
   if (stiffness && stiffness->unstable() && config.integrate.step > 0.0) {  // a blow-up, finite or not yet
-    report_error(config_path, ": the simulation failed (unstable): ",
+    report_error(io.error, config_path, ": the simulation failed (unstable): ",
                  describe_instability(*stiffness, config.method.name(), config.integrate.step),
                  result.ok() ? "" : "; then: " + result.message);
     return kExitRunFailed;
@@ -49,11 +49,11 @@ int run_simulate(const ConfigFile& file, CommandIO& io) {
         result.status == IntegrateStatus::non_finite_state && at != std::string::npos &&
         result.failed_component < config.state_names.size())
       message.replace(at, component.size(), "state '" + config.state_names[result.failed_component] + "'");
-    report_error(config_path, ": the simulation failed (", to_string(result.status), "): ", message);
+    report_error(io.error, config_path, ": the simulation failed (", to_string(result.status), "): ", message);
     if (result.status == IntegrateStatus::non_finite_state) {
-      last_error().run = {{"phase", "forward"}, {"step", result.failed_step}, {"time", result.failed_time}};
+      io.error.run = {{"phase", "forward"}, {"step", result.failed_step}, {"time", result.failed_time}};
       if (result.failed_component < config.state_names.size())
-        last_error().run["state"] = config.state_names[result.failed_component];
+        io.error.run["state"] = config.state_names[result.failed_component];
     }
     return kExitRunFailed;
   }
@@ -64,11 +64,11 @@ int run_simulate(const ConfigFile& file, CommandIO& io) {
   keep_trajectory_arrays(trajectory, io);
   if (io.writes_outputs()) try {
     OutputSet outputs(config.output_dir);
-    write_trajectory_files(trajectory, outputs.staging().string());
+    write_trajectory_files(trajectory, outputs.staging().string(), io.run);
     if (fields && config.vtk) write_state_fields(outputs.staging().string(), config, trajectory);
-    commit_outputs(outputs, "simulate");
+    commit_outputs(outputs, "simulate", io.run);
   } catch (const std::exception& error) {
-    report_error(error.what());
+    report_error(io.error, error.what());
     return kExitRunFailed;
   }
   if (io.write_outputs)

@@ -10,13 +10,6 @@
 
 namespace backsweep {
 
-namespace {
-RunInfo& current() {
-  static RunInfo info;
-  return info;
-}
-}  // namespace
-
 RunInfo describe_run(const std::string& version, const std::string& config_file,
                      const std::vector<std::string>& overrides) {
   RunInfo info{version, "", "", config_file, "", overrides, 1};
@@ -37,8 +30,5 @@ RunInfo describe_run(const std::string& version, const std::string& config_file,
   }
   return info;
 }
-
-void set_run_info(RunInfo info) { current() = std::move(info); }
-const RunInfo& run_info() { return current(); }
 
 }  // namespace backsweep

@@ -2,6 +2,8 @@
 // What every result file records about the run that wrote it, so a file found later says
 // where it came from: the backsweep version, a run id, when the run started, and the
 // config (its path, its text as read, and the --set overrides), and how many ranks ran it.
+// The program makes one a run (apps/command_io.hpp's CommandIO::run); the writers of
+// io/outputs take it.
 #include <string>
 #include <vector>
 
@@ -18,10 +20,5 @@ struct RunInfo {
 // be read: the command reports that itself).
 RunInfo describe_run(const std::string& version, const std::string& config_file,
                      const std::vector<std::string>& overrides);
-
-// Set once by the command line program before a command runs; result files written
-// afterwards carry it (none is recorded while it is unset).
-void set_run_info(RunInfo info);
-const RunInfo& run_info();
 
 }  // namespace backsweep

@@ -21,7 +21,6 @@
 #include "apps/error_report.hpp"
 #include "apps/exit_codes.hpp"
 #include "io/config/config_file.hpp"
-#include "io/config/config_overrides.hpp"
 #include "io/vtk/vti_reader.hpp"
 #include "platform/interrupt.hpp"
 #include "python/warning_lines.hpp"
@@ -60,7 +59,7 @@ nb::object to_python(const nlohmann::json& value) {
 
 int run_command(const std::string& command, ConfigFile file, CommandIO& io) {
   if (const ConfigCommand* found = find_config_command(command)) return found->run(std::move(file), io);
-  report_error("unknown command '", command, "'");
+  report_error(io.error, "unknown command '", command, "'");
   return kExitBadInput;
 }
 
@@ -85,22 +84,21 @@ nb::tuple run(const std::string& command, const std::string& source, bool is_tex
     const python::WarningLines::Collect collect(warnings);
     std::optional<InterruptOnSigint> sigint;
     if (on_main_thread) sigint.emplace();
-    set_config_overrides(overrides);
     try {
-      code = run_command(command, is_text ? config_from_text(source, name) : read_config_file(source), io);
-    } catch (const ConfigError& error) {  // the given arrays' (CommandIO::use_given_fields)
-      report_error(error);
+      ConfigFile file = is_text ? config_from_text(source, name, overrides) : read_config_file(source, overrides);
+      code = run_command(command, std::move(file), io);
+    } catch (const ConfigError& error) {  // an override's, or the given arrays' (CommandIO::use_given_fields)
+      report_error(io.error, error);
       code = kExitBadInput;
     } catch (const RunInterrupted&) {
       interrupted = true;
     } catch (const std::bad_alloc&) {
-      report_error("out of memory: the run needs more than this machine can give it");
+      report_error(io.error, "out of memory: the run needs more than this machine can give it");
       code = kExitRunFailed;
     } catch (const std::exception& error) {
-      report_error(error.what());
+      report_error(io.error, error.what());
       code = kExitRunFailed;
     }
-    set_config_overrides({});
     // A Ctrl-C a run never looked for (one without progress reports, or after its last
     // step) is still the user's: raised as Python would have.
     interrupted = interrupted || (sigint && sigint->requested());
@@ -116,7 +114,7 @@ nb::tuple run(const std::string& command, const std::string& source, bool is_tex
     arrays.append(nb::make_tuple(
         array.path, nb::ndarray<nb::numpy, double>(values->data(), array.shape.size(), array.shape.data(), owner)));
   }
-  const nb::object error = code == kExitOk ? nb::none() : to_python(error_json(code)["error"]);
+  const nb::object error = code == kExitOk ? nb::none() : to_python(error_json(io.error, code)["error"]);
   return nb::make_tuple(code, to_python(io.results), error, arrays, warnings);
 }
 
@@ -126,15 +124,14 @@ nb::tuple run(const std::string& command, const std::string& source, bool is_tex
 double seconds_per_call_in_cpp(const std::string& command, const std::string& path,
                                const std::vector<std::string>& overrides, int repeats) {
   nb::gil_scoped_release unlocked;
-  set_config_overrides(overrides);
   const auto start = std::chrono::steady_clock::now();
   for (int i = 0; i < repeats; ++i) {
     CommandIO io;
     io.keep = true;
     io.write_outputs = false;
-    if (run_command(command, read_config_file(path), io) != kExitOk) throw std::runtime_error(last_error().message);
+    if (run_command(command, read_config_file(path, overrides), io) != kExitOk)
+      throw std::runtime_error(io.error.message);
   }
-  set_config_overrides({});
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / repeats;
 }
 

@@ -254,7 +254,7 @@ void read_data(const TomlSection& root, FitSpec& config) {
 }  // namespace
 
 FitSpec fit_spec(const ConfigFile& file) {
-  const TomlSection root(file.document, file.path, "");
+  const TomlSection root(file);
   FitSpec config;
   config.simulate = detail::read_simulate_sections(root);
   if (root.has("ensemble"))

@@ -113,7 +113,7 @@ void read_monitor(const TomlSection& root, GradientSpec& config) {
 }  // namespace
 
 GradientSpec gradient_spec(const ConfigFile& file) {
-  const TomlSection root(file.document, file.path, "");
+  const TomlSection root(file);
   GradientSpec config;
   config.simulate = detail::read_simulate_sections(root);
   read_objective(root, expression_scope(config.simulate), config);

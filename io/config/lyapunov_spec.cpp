@@ -9,7 +9,7 @@ namespace backsweep {
 
 LyapunovSpec lyapunov_spec(ConfigFile file) {
   toml::table& document = file.document;  // time.end supplied below (a copy would lose the lines)
-  const detail::TomlSection root(document, file.path, "");
+  const detail::TomlSection root(file);
   detail::reject_unknown_sections(root);
   if (root.has("events"))
     root.fail("events", "Lyapunov exponents are rates of an autonomous flow: events at given times have none");

@@ -227,7 +227,7 @@ ExpressionScope expression_scope(const SimulateSpec& config) {
 }
 
 SimulateSpec simulate_spec(const ConfigFile& file) {
-  const TomlSection root(file.document, file.path, "");
+  const TomlSection root(file);
   SimulateSpec config = detail::read_simulate_sections(root);
   // Every fixed step kept: the trajectory's size is known now, and is refused now if no
   // machine like this one could hold it (twice: a growing array copies itself).

@@ -63,23 +63,6 @@ SourcePosition position_of(const toml::source_region& region, const std::string&
   return {file, region.begin.line, region.begin.column};
 }
 
-std::vector<std::string>& overrides() {
-  // Set by main before any config is read; per thread, so that the Python module's calls
-  // on several threads each have their own.
-  static thread_local std::vector<std::string> assignments;
-  return assignments;
-}
-
-// Where a dotted key was overridden: the option itself.
-std::optional<SourcePosition> override_of(const std::string& dotted_key) {
-  const std::vector<std::string>& all = overrides();
-  for (auto assignment = all.rbegin(); assignment != all.rend(); ++assignment)  // the last one holds
-    if (assignment->starts_with(dotted_key) && assignment->size() > dotted_key.size() &&
-        (*assignment)[dotted_key.size()] == '=')
-      return SourcePosition{std::string(kOverride) + *assignment, 0, 0};
-  return std::nullopt;
-}
-
 // KEY=VALUE into `document`: the tables on the dotted key's way are made where missing.
 void apply_override(toml::table& document, const std::string& assignment) {
   const std::string option = std::string(kOverride) + assignment;
@@ -120,6 +103,19 @@ void apply_override(toml::table& document, const std::string& assignment) {
 
 TomlSection::TomlSection(const toml::table& table, std::string file, std::string dotted_name)
     : table_(table), file_(std::move(file)), name_(std::move(dotted_name)) {}
+
+TomlSection::TomlSection(const ConfigFile& file) : TomlSection(file.document, file.path, "") {
+  overrides_ = &file.overrides;
+}
+
+std::optional<SourcePosition> TomlSection::override_of(const std::string& dotted_key) const {
+  if (!overrides_) return std::nullopt;
+  for (auto assignment = overrides_->rbegin(); assignment != overrides_->rend(); ++assignment)  // the last holds
+    if (assignment->starts_with(dotted_key) && assignment->size() > dotted_key.size() &&
+        (*assignment)[dotted_key.size()] == '=')
+      return SourcePosition{std::string(kOverride) + *assignment, 0, 0};
+  return std::nullopt;
+}
 
 std::string TomlSection::key_name(std::string_view key) const {
   if (name_.empty()) return std::string(key);
@@ -232,7 +228,9 @@ std::optional<TomlSection> TomlSection::subsection(std::string_view key) const {
   const toml::node* node = table_.get(key);
   if (!node) return std::nullopt;
   if (!node->is_table()) fail(key, "must be a table");
-  return TomlSection(*node->as_table(), file_, key_name(key));
+  TomlSection section(*node->as_table(), file_, key_name(key));
+  section.overrides_ = overrides_;
+  return section;
 }
 
 // The dotted key assigned on line `line` of a TOML text ("" where none is): what a syntax
@@ -281,9 +279,7 @@ toml::table parse_toml_text(const std::string& text, const std::string& name) {
   if (text.size() > kMaxConfigBytes) throw ConfigError({name, 0, 0}, "", "is more than 16 MiB; a config is at most that");
   refuse_deep_dotted_keys(text, name);
   try {
-    toml::table document = toml::parse(text, name);
-    for (const std::string& assignment : overrides()) apply_override(document, assignment);
-    return document;
+    return toml::parse(text, name);
   } catch (const toml::parse_error& error) {
     // An expression left unquoted is the likely cause of "could not determine value type".
     const bool unquoted = error.description().find("value type") != std::string_view::npos;
@@ -297,13 +293,22 @@ toml::table parse_toml_text(const std::string& text, const std::string& name) {
 
 namespace backsweep {
 
-ConfigFile read_config_file(const std::string& path) { return {path, detail::parse_toml_file(path)}; }
+namespace {
 
-ConfigFile config_from_text(const std::string& text, const std::string& name) {
-  return {name, detail::parse_toml_text(text, name)};
+ConfigFile with_overrides(std::string path, toml::table document, std::vector<std::string> overrides) {
+  for (const std::string& assignment : overrides) detail::apply_override(document, assignment);
+  return {std::move(path), std::move(document), std::move(overrides)};
 }
 
-void set_config_overrides(std::vector<std::string> assignments) { detail::overrides() = std::move(assignments); }
+}  // namespace
+
+ConfigFile read_config_file(const std::string& path, std::vector<std::string> overrides) {
+  return with_overrides(path, detail::parse_toml_file(path), std::move(overrides));
+}
+
+ConfigFile config_from_text(const std::string& text, const std::string& name, std::vector<std::string> overrides) {
+  return with_overrides(name, detail::parse_toml_text(text, name), std::move(overrides));
+}
 
 std::string toml_string(const std::string& text) {
   std::string quoted = "\"";

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "io/config/config_error.hpp"
+#include "io/config/config_file.hpp"
 
 namespace backsweep::detail {
 
@@ -17,6 +18,8 @@ class TomlSection {
  public:
   // `dotted_name` is how keys in this table are named in messages ("solver").
   TomlSection(const toml::table& table, std::string file, std::string dotted_name);
+  // The whole file, whose errors in an overridden key name the override.
+  explicit TomlSection(const ConfigFile& file);
 
   const toml::table& table() const { return table_; }
   bool has(std::string_view key) const { return table_.contains(key); }
@@ -45,8 +48,12 @@ class TomlSection {
                                const std::string& problem) const;
 
  private:
+  // Where a dotted key was overridden: the option itself.
+  std::optional<SourcePosition> override_of(const std::string& dotted_key) const;
+
   const toml::table& table_;
   std::string file_, name_;
+  const std::vector<std::string>* overrides_ = nullptr;  // the file's
 };
 
 // Parses a TOML file; syntax errors, unreadable files and binary garbage all become a

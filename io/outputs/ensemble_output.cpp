@@ -21,11 +21,11 @@ void write_table(hid_t group, const std::string& name, std::size_t rows,
 
 }  // namespace
 
-void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path) {
+void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path, const RunInfo& run) {
   const std::size_t b = output.objective.size();  // members
   AtomicFile file(path);
   {
-    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path);
+    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path, run);
     detail::write_string_attribute(h5, "model", output.model);
     detail::write_string_attribute(h5, "mode", output.mode);
     detail::write_string_attribute(h5, "backend", output.backend);

@@ -14,6 +14,7 @@
 #include <cstddef>
 #include <string>
 #include <vector>
+#include "platform/run_info.hpp"
 
 namespace backsweep {
 
@@ -30,6 +31,6 @@ struct EnsembleOutput {
   std::vector<double> growth_rate, amplification;
 };
 
-void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path);
+void write_ensemble_hdf5(const EnsembleOutput& output, const std::string& path, const RunInfo& run);
 
 }  // namespace backsweep

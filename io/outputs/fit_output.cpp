@@ -75,8 +75,9 @@ std::pair<std::vector<double>, std::vector<double>> linear_covariance(const FitR
   return {covariance, correlation};
 }
 
-void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, const std::string& path) {
-  Hdf5Handle h5 = detail::create_result_file(temporary, path);
+void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, const std::string& path,
+                const RunInfo& run) {
+  Hdf5Handle h5 = detail::create_result_file(temporary, path, run);
   detail::write_double_attribute(h5, "objective", r.objective);
   detail::write_bool_attribute(h5, "converged", r.converged);
   detail::write_string_attribute(h5, "reason", r.reason);
@@ -193,13 +194,13 @@ void write_hdf5(const FitReport& r, const std::filesystem::path& temporary, cons
 
 }  // namespace
 
-void write_fit_files(const FitReport& report, const std::string& dir) {
+void write_fit_files(const FitReport& report, const std::string& dir, const RunInfo& run) {
   const std::filesystem::path folder(dir);
   const std::string h5 = (folder / "fit.h5").string();
   const std::string trajectories = (folder / "fit_trajectories.csv").string();
   const std::string residuals = (folder / "fit_residuals.csv").string();
   AtomicFile h5_file(h5), trajectories_file(trajectories), residuals_file(residuals);
-  write_hdf5(report, h5_file.temporary(), h5);
+  write_hdf5(report, h5_file.temporary(), h5, run);
   write_trajectories_csv(report, trajectories_file.temporary(), trajectories);
   write_residuals_csv(report, residuals_file.temporary(), residuals);
   h5_file.commit();

@@ -11,6 +11,7 @@
 #include "fit/measurement.hpp"
 #include "fit/multistart.hpp"
 #include "io/outputs/named_field.hpp"
+#include "platform/run_info.hpp"
 
 namespace backsweep {
 
@@ -40,6 +41,6 @@ struct FitReport {
   std::vector<NamedField> parameter_fields;
 };
 
-void write_fit_files(const FitReport& report, const std::string& dir);
+void write_fit_files(const FitReport& report, const std::string& dir, const RunInfo& run);
 
 }  // namespace backsweep

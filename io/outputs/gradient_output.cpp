@@ -80,10 +80,10 @@ void write_monitor(hid_t file, const GrowthReport& r, double tolerance) {
 
 }  // namespace
 
-void write_gradient_hdf5(const GradientOutput& output, const std::string& path) {
+void write_gradient_hdf5(const GradientOutput& output, const std::string& path, const RunInfo& run) {
   AtomicFile file(path);
   {
-    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path);
+    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path, run);
     detail::write_double_attribute(h5, "objective", output.objective);
     detail::write_string_attribute(h5, "model", output.model);
     detail::write_string_attribute(h5, "mode", output.mode);

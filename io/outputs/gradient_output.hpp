@@ -9,6 +9,7 @@
 #include "adjoint/gradient_problem.hpp"
 #include "io/outputs/diagnostics_record.hpp"
 #include "io/outputs/named_field.hpp"
+#include "platform/run_info.hpp"
 
 namespace backsweep {
 
@@ -33,6 +34,6 @@ struct GradientOutput {
 // (attributes verdict, growth_rate, amplification, horizon, ...; datasets time,
 // log_adjoint_norm, gradient_norm); /monitor/histograms (interval_times,
 // decade_exponents, counts [intervals x bins]).
-void write_gradient_hdf5(const GradientOutput& output, const std::string& path);
+void write_gradient_hdf5(const GradientOutput& output, const std::string& path, const RunInfo& run);
 
 }  // namespace backsweep

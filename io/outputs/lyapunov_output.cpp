@@ -30,11 +30,11 @@ void write_csv(const LyapunovOutput& output, const std::filesystem::path& tempor
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-void write_hdf5(const LyapunovOutput& output, const std::filesystem::path& temporary,
-                const std::string& path) {
+void write_hdf5(const LyapunovOutput& output, const std::filesystem::path& temporary, const std::string& path,
+                const RunInfo& run) {
   using detail::Hdf5Handle;
   const LyapunovResult& r = output.result;
-  Hdf5Handle h5 = detail::create_result_file(temporary, path);
+  Hdf5Handle h5 = detail::create_result_file(temporary, path, run);
   const hsize_t k = r.exponents.size();
   detail::write_double_dataset(h5, "exponents", {k}, r.exponents.data());
   detail::write_double_dataset(h5, "standard_errors", {k}, r.standard_errors.data());
@@ -56,13 +56,13 @@ void write_hdf5(const LyapunovOutput& output, const std::filesystem::path& tempo
 
 }  // namespace
 
-void write_lyapunov_files(const LyapunovOutput& output, const std::string& dir) {
+void write_lyapunov_files(const LyapunovOutput& output, const std::string& dir, const RunInfo& run) {
   const std::filesystem::path folder(dir);
   const std::string csv = (folder / "lyapunov_history.csv").string();
   const std::string h5 = (folder / "lyapunov.h5").string();
   AtomicFile csv_file(csv), h5_file(h5);
   write_csv(output, csv_file.temporary(), csv);
-  write_hdf5(output, h5_file.temporary(), h5);
+  write_hdf5(output, h5_file.temporary(), h5, run);
   h5_file.commit();
   csv_file.commit();
 }

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "adjoint/lyapunov_spectrum.hpp"
+#include "platform/run_info.hpp"
 
 namespace backsweep {
 
@@ -14,6 +15,6 @@ struct LyapunovOutput {
   LyapunovResult result;
 };
 
-void write_lyapunov_files(const LyapunovOutput& output, const std::string& dir);
+void write_lyapunov_files(const LyapunovOutput& output, const std::string& dir, const RunInfo& run);
 
 }  // namespace backsweep

@@ -5,11 +5,11 @@
 
 namespace backsweep {
 
-void write_shadowing_hdf5(const ShadowingOutput& output, const std::string& path) {
+void write_shadowing_hdf5(const ShadowingOutput& output, const std::string& path, const RunInfo& run) {
   using detail::Hdf5Handle;
   AtomicFile file(path);
   {
-    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path);
+    Hdf5Handle h5 = detail::create_result_file(file.temporary(), path, run);
     detail::write_double_attribute(h5, "objective", output.objective);
     detail::write_string_attribute(h5, "model", output.model);
     detail::write_string_attribute(h5, "method", output.method);

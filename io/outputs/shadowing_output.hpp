@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <string>
 #include <vector>
+#include "platform/run_info.hpp"
 
 namespace backsweep {
 
@@ -29,6 +30,6 @@ struct ShadowingOutput {
 // segments, segment_length, spin_up, batches, steps, seconds; dataset exponents);
 // /diagnostics/direction (the tangent sweep's): datasets median, largest and largest_at by
 // parameter (attribute names).
-void write_shadowing_hdf5(const ShadowingOutput& output, const std::string& path);
+void write_shadowing_hdf5(const ShadowingOutput& output, const std::string& path, const RunInfo& run);
 
 }  // namespace backsweep

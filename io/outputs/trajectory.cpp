@@ -33,11 +33,11 @@ void write_csv_to(const Trajectory& trajectory, const std::filesystem::path& tem
   }
 }
 
-void write_hdf5_to(const Trajectory& trajectory, const std::filesystem::path& temporary,
-                   const std::string& path) {
+void write_hdf5_to(const Trajectory& trajectory, const std::filesystem::path& temporary, const std::string& path,
+                   const RunInfo& run) {
   using detail::Hdf5Handle;
   {
-    Hdf5Handle h5 = detail::create_result_file(temporary, path);
+    Hdf5Handle h5 = detail::create_result_file(temporary, path, run);
     const hsize_t rows = trajectory.times.size(), columns = trajectory.state_names.size();
     detail::write_double_dataset(h5, "time", {rows}, trajectory.times.data());
     detail::write_string_attribute(h5, "model", trajectory.model);
@@ -78,20 +78,20 @@ void write_trajectory_csv(const Trajectory& trajectory, const std::string& path)
   file.commit();
 }
 
-void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path) {
+void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path, const RunInfo& run) {
   AtomicFile file(path);
-  write_hdf5_to(trajectory, file.temporary(), path);
+  write_hdf5_to(trajectory, file.temporary(), path, run);
   file.commit();
 }
 
-void write_trajectory_files(const Trajectory& trajectory, const std::string& dir) {
+void write_trajectory_files(const Trajectory& trajectory, const std::string& dir, const RunInfo& run) {
   const std::filesystem::path folder(dir);
   const std::string csv = (folder / "trajectory.csv").string();
   const std::string h5 = (folder / "trajectory.h5").string();
-  if (!trajectory.grid_shape.empty()) return write_trajectory_hdf5(trajectory, h5);
+  if (!trajectory.grid_shape.empty()) return write_trajectory_hdf5(trajectory, h5, run);
   AtomicFile csv_file(csv), h5_file(h5);
   write_csv_to(trajectory, csv_file.temporary(), csv);
-  write_hdf5_to(trajectory, h5_file.temporary(), h5);
+  write_hdf5_to(trajectory, h5_file.temporary(), h5, run);
   // Both are complete before either replaces an earlier result.
   h5_file.commit();
   csv_file.commit();

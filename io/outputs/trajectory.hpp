@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "io/outputs/event_record.hpp"
+#include "platform/run_info.hpp"
 
 namespace backsweep {
 
@@ -31,9 +32,9 @@ struct Trajectory {
 
 // Each throws std::runtime_error naming the path when the file cannot be written.
 void write_trajectory_csv(const Trajectory& trajectory, const std::string& path);
-void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path);
+void write_trajectory_hdf5(const Trajectory& trajectory, const std::string& path, const RunInfo& run);
 // <dir>/trajectory.csv and <dir>/trajectory.h5: both are written completely before
 // either is moved into place (the HDF5 file first); on a grid only the HDF5 file.
-void write_trajectory_files(const Trajectory& trajectory, const std::string& dir);
+void write_trajectory_files(const Trajectory& trajectory, const std::string& dir, const RunInfo& run);
 
 }  // namespace backsweep

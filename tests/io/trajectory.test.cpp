@@ -47,7 +47,7 @@ TEST_CASE("CSV has a header and full-precision rows") {
 
 TEST_CASE("HDF5 holds times, states and the metadata") {
   const fs::path path = scratch("t.h5");
-  write_trajectory_hdf5(sample(), path.string());
+  write_trajectory_hdf5(sample(), path.string(), RunInfo{});
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
   const hid_t states = H5Dopen2(file, "states", H5P_DEFAULT);
@@ -77,20 +77,20 @@ TEST_CASE("a failed write leaves the earlier file intact and no temporary behind
   // stands at its name), so the write fails before anything is renamed.
   const fs::path dir = scratch("failing");
   fs::create_directories(dir);
-  write_trajectory_files(sample(), dir.string());
+  write_trajectory_files(sample(), dir.string(), RunInfo{});
   const std::uintmax_t csv_size = fs::file_size(dir / "trajectory.csv");
   Trajectory changed = sample();
   const double extra[2] = {1.0, 1.0};
   changed.append(0.2, extra);
   const fs::path blocker = dir / ("trajectory.h5.tmp-" + std::to_string(::getpid()));
   fs::create_directories(blocker / "child");
-  CHECK_THROWS(write_trajectory_files(changed, dir.string()));
+  CHECK_THROWS(write_trajectory_files(changed, dir.string(), RunInfo{}));
   CHECK(fs::file_size(dir / "trajectory.csv") == csv_size);
   fs::remove_all(blocker);
   for (const auto& entry : fs::directory_iterator(dir))
     CHECK(entry.path().string().find(".tmp-") == std::string::npos);
   // A writable target works again.
-  write_trajectory_files(changed, dir.string());
+  write_trajectory_files(changed, dir.string(), RunInfo{});
   CHECK(fs::file_size(dir / "trajectory.csv") > csv_size);
   CHECK_THROWS(write_trajectory_csv(sample(), (scratch("missing") / "dir" / "t.csv").string()));
 }

@@ -135,12 +135,11 @@ void write_double_attribute(hid_t location, const std::string& name, double valu
   check(H5Awrite(attribute, H5T_NATIVE_DOUBLE, &value), "write attribute " + name);
 }
 
-Hdf5Handle create_result_file(const std::string& temporary, const std::string& path) {
+Hdf5Handle create_result_file(const std::string& temporary, const std::string& path, const RunInfo& run) {
   // The 1.8 format keeps large attributes (a long config) densely; the earliest caps them at 64 KiB.
   Hdf5Handle access(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "set up " + path);
   check(H5Pset_libver_bounds(access, H5F_LIBVER_V18, H5F_LIBVER_LATEST), "choose the file format of " + path);
   Hdf5Handle h5(H5Fcreate(temporary.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access), H5Fclose, "create " + path);
-  const RunInfo& run = run_info();
   if (!run.version.empty()) {
     write_string_attribute(h5, "backsweep_version", run.version);
     write_string_attribute(h5, "run_id", run.run_id);

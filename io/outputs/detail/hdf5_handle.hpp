@@ -8,6 +8,8 @@
 #include <utility>
 #include <vector>
 
+#include "platform/run_info.hpp"
+
 namespace backsweep::detail {
 
 class Hdf5Handle {
@@ -36,8 +38,9 @@ void write_count_dataset(hid_t location, const std::string& name,
 Hdf5Handle create_group(hid_t location, const std::string& name);
 
 // A result file at `temporary` (renamed to `path` once whole), with the run's attributes
-// (platform/run_info.hpp): backsweep_version, run_id, started, config_file, config, overrides.
-Hdf5Handle create_result_file(const std::string& temporary, const std::string& path);
+// (platform/run_info.hpp): backsweep_version, run_id, started, config_file, config, overrides
+// (none where run.version is empty).
+Hdf5Handle create_result_file(const std::string& temporary, const std::string& path, const RunInfo& run);
 void write_string_attribute(hid_t location, const std::string& name, const std::string& value);
 void write_string_array_attribute(hid_t location, const std::string& name,
                                   const std::vector<std::string>& values);
