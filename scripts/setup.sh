@@ -52,7 +52,8 @@ fi
 build_dir=${BACKSWEEP_BUILD_DIR:-build}
 werror=OFF
 [ "${CI:-}" = true ] && werror=ON
-test_args=(-DBACKSWEEP_BUILD_TESTS=ON -DBACKSWEEP_BUILD_BENCH=ON -DBACKSWEEP_TESTS="$tests")
+test_args=(-DBACKSWEEP_BUILD_TESTS=ON -DBACKSWEEP_BUILD_BENCH=ON -DBACKSWEEP_BENCH_OPTIMIZED=ON
+           -DBACKSWEEP_TESTS="$tests")
 [ "$tests" = none ] && test_args=(-DBACKSWEEP_BUILD_TESTS=OFF -DBACKSWEEP_BUILD_BENCH=OFF)
 # shellcheck disable=SC2086
 cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what is missing, builds, and runs the whole test suite under AddressSanitizer
 # and UndefinedBehaviorSanitizer, and the tests of the program again as shipped (a Release
-# build, with the benchmarks and the CUDA backend compiled): every test runs once with
-# the sanitizers, and the program's (apps, corpus, ParaView, peak RSS, install) at -O3.
+# build, with the CUDA backend compiled, and the benchmarks at -Og: that they build is all
+# a test asks of them): every test runs once with the sanitizers, and the program's (apps,
+# corpus, ParaView, peak RSS, install) at -O3.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BACKSWEEP_TESTS=program scripts/setup.sh
+BACKSWEEP_TESTS=program BACKSWEEP_CMAKE_ARGS="-DBACKSWEEP_CUDA=ON -DBACKSWEEP_BENCH_OPTIMIZED=OFF" scripts/setup.sh
 ctest --test-dir build -j2 --output-on-failure
 
 BACKSWEEP_BUILD_DIR=build-sanitize BACKSWEEP_PYTHON=OFF \

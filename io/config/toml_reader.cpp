@@ -94,7 +94,11 @@ void apply_override(toml::table& document, const std::string& assignment) {
   } catch (const toml::parse_error& error) {
     if (existing)
       throw ConfigError({option, 0, 0}, key, "is not a TOML value: " + std::string(error.description()));
-    parsed = toml::parse("value = " + toml_string(value), option);
+    try {
+      parsed = toml::parse("value = " + toml_string(value), option);
+    } catch (const toml::parse_error& again) {  // a control character no string holds
+      throw ConfigError({option, 0, 0}, key, "is not a TOML value: " + std::string(again.description()));
+    }
   }
   parsed.get("value")->visit([&](const auto& node) { table->insert_or_assign(parts.back(), node); });
 }

@@ -233,6 +233,8 @@ CASES = [
     C("set_no_equals", S + " --set solver", 2, "--set solver", cfg=BASE),
     C("set_ansi_value", ["simulate", "cfg.toml", "--set", "solver.method=\x1b[31mrk4"], 2, "'solver.method'", cfg=BASE),
     C("set_invalid_utf8", ["simulate", "cfg.toml", "--set", b"solver.method=rk\xff4"], 2, "'solver.method'", cfg=BASE),
+    # A new key's value is taken as a string: one with a control character no TOML string holds.
+    C("set_new_key_control", ["simulate", "cfg.toml", "--set", "output.note=a\x01b"], 2, "'output.note'", cfg=BASE),
     C("output_dir_is_file", S + " --output-dir afile", 2, "afile", cfg=BASE, files={"afile": "precious\n"}, out=False),
     C("output_dir_short_is_file", S + " -o afile", 2, "afile", cfg=BASE, files={"afile": "precious\n"}, out=False),
     # Accepted: a folder named with a trailing slash or dot, and the working directory itself.
