@@ -101,17 +101,24 @@ void vjp_rows(const Grid& grid, const PlaneRange<double, 2>& lambda_planes, cons
           vjp_u[j] = d1 * lap[0][j] - lu[j] * (vv + gamma) + lv[j] * vv;
           vjp_v[j] = d2 * lap[1][j] + (lv[j] - lu[j]) * uv2 - lv[j] * decay;
         }
-        // A block starts at a multiple of kLaplacianBlock in its row: j mod 4 is x mod 4.
-        const auto add = [&](std::size_t j, std::size_t lane) {
-          lanes[0][lane] += u[j] * lap[0][j];
-          lanes[1][lane] += v[j] * lap[1][j];
-          lanes[2][lane] += lu[j] * (1.0 - u[j]) - lv[j] * v[j];
-          lanes[3][lane] -= lv[j] * v[j];
+        // A block starts at a multiple of kLaplacianBlock in its row: j mod 4 is x mod 4. The
+        // lanes are copied here, so that they stay in registers (a vector each).
+        double dd1[4], dd2[4], dgamma[4], dkappa[4];
+        for (std::size_t l = 0; l < 4; ++l)
+          dd1[l] = lanes[0][l], dd2[l] = lanes[1][l], dgamma[l] = lanes[2][l], dkappa[l] = lanes[3][l];
+        const auto add = [&](std::size_t j, std::size_t l) {
+          dd1[l] += u[j] * lap[0][j];
+          dd2[l] += v[j] * lap[1][j];
+          dgamma[l] += lu[j] * (1.0 - u[j]) - lv[j] * v[j];
+          dkappa[l] -= lv[j] * v[j];
         };
         std::size_t j = 0;
         for (; j + 4 <= count; j += 4)
-          for (std::size_t lane = 0; lane < 4; ++lane) add(j + lane, lane);
+#pragma omp simd
+          for (std::size_t l = 0; l < 4; ++l) add(j + l, l);
         for (; j < count; ++j) add(j, j % 4);
+        for (std::size_t l = 0; l < 4; ++l)
+          lanes[0][l] = dd1[l], lanes[1][l] = dd2[l], lanes[2][l] = dgamma[l], lanes[3][l] = dkappa[l];
         if (stream) {
           StreamOut{}(vjp_y + first, vjp_u, count);
           StreamOut{}(vjp_y + n + first, vjp_v, count);
