@@ -2,7 +2,8 @@
 # Two builds of the program on the same problems, through the command line, whole
 # processes interleaved ROUNDS times: a refactoring of the engine must leave each within
 # 5% or faster. The problems: Gray–Scott N x N from a config (its kernels compiled and
-# cached by an untimed first run; 400 RK4 steps, store-all, as bench/gray_scott_config.sh),
+# cached by an untimed first run; 400 RK4 steps, store-all, as bench/gray_scott_config.sh)
+# and on the built-in kernels (name = "gray_scott"),
 # Lorenz-63 with 10^5 RK4 steps (gradient by revolve, and simulate), and Lorenz-96 of 640
 # states defined by equations (gradient, 1000 RK4 steps).
 #   bench/program_speed.sh OLD_BACKSWEEP NEW_BACKSWEEP [N] [ROUNDS]
@@ -29,9 +30,18 @@ lines += ["[time]", "end = 1.0", "[solver]", 'method = "rk4"', "step = 1e-3", "[
           'terminal = "' + " + ".join(f"{x(i)}^2" for i in range(n)) + '"', "[gradient]", 'mode = "adjoint"']
 open("l96.toml", "w").write("\n".join(lines) + "\n")
 EOF
-problems=("gradient gs.toml" "gradient l63.toml" "simulate l63.toml" "gradient l96.toml")
-names=("Gray-Scott ${n}^2 gradient" "Lorenz-63 10^5 steps gradient" "Lorenz-63 10^5 steps simulate"
-       "Lorenz-96 640 states gradient")
+# The same Gray–Scott on its hand-written kernels (models/builtin/gray_scott.cpp).
+python3 - <<'EOF'
+import re
+s = open("gs.toml").read()
+length = re.search(r"L = ([0-9.]+)", s).group(1)
+s = re.sub(r"\[model\].*?\[parameters\]", '[model]\nname = "gray_scott"\n[parameters]', s, flags=re.S)
+head, tail = s.split("[initial]")
+open("gs_builtin.toml", "w").write(head + "[initial]" + re.sub(r"\bL\b", length, tail))
+EOF
+problems=("gradient gs.toml" "gradient gs_builtin.toml" "gradient l63.toml" "simulate l63.toml" "gradient l96.toml")
+names=("Gray-Scott ${n}^2 gradient" "Gray-Scott ${n}^2 built-in kernel gradient" "Lorenz-63 10^5 steps gradient"
+       "Lorenz-63 10^5 steps simulate" "Lorenz-96 640 states gradient")
 seconds() {  # of the whole process, to the microsecond
   local start
   start=$(date +%s%N)
