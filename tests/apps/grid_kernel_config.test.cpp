@@ -54,39 +54,44 @@ std::vector<double> concatenated(hid_t file, const std::string& group, const std
   return all;
 }
 
-// The same config on the omp backend, through the program.
-void check_omp_equals_cpu(const fs::path& dir, std::string text, const GridLayout& layout,
-                          const GradientResult<double>& cpu) {
-  text.replace(text.find("[solver]\n"), 9, "[solver]\nbackend = \"omp\"\n");
-  std::ofstream(dir / "omp.toml") << text;
-  const CliRun run = run_cli("gradient omp.toml --output-dir omp", dir);
+// A gradient.h5 as the C++ API gives it: dJ/dp is the scalars, then the parameter fields.
+struct FileGradient {
+  double value = NAN;
+  std::vector<double> dJ_dy0, dJ_dp;
+};
+
+// `backsweep gradient` on `text` in `dir`, on `backend` ("cpu": the config's own), and
+// what it wrote.
+FileGradient run_gradient(const fs::path& dir, std::string text, const GridLayout& layout, const std::string& backend) {
+  if (backend != "cpu") text.replace(text.find("[solver]\n"), 9, "[solver]\nbackend = \"" + backend + "\"\n");
+  std::ofstream(dir / (backend + ".toml")) << text;
+  const CliRun run = run_cli("gradient " + backend + ".toml --output-dir " + backend, dir);
   CAPTURE(run.err);
   REQUIRE(run.exit_code == 0);
-  const hid_t file = H5Fopen((dir / "omp/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t file = H5Fopen((dir / backend / "gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   REQUIRE(file >= 0);
-  CHECK(objective_attribute(file) == cpu.value);
-  CHECK(concatenated(file, "gradient/initial", layout.fields()) == cpu.dJ_dy0);
-  const std::size_t scalars = layout.scalar_parameters();
+  FileGradient got{objective_attribute(file), concatenated(file, "gradient/initial", layout.fields()), {}};
+  if (layout.scalar_parameters()) got.dJ_dp = read_dataset(file, "gradient/parameters");
   const std::vector<double> fields = concatenated(file, "gradient/parameter_fields", layout.parameter_fields());
-  CHECK(fields == std::vector<double>(cpu.dJ_dp.begin() + std::ptrdiff_t(scalars), cpu.dJ_dp.end()));
-  if (scalars) {
-    const std::vector<double> sums = read_dataset(file, "gradient/parameters");
-    CHECK(sums == std::vector<double>(cpu.dJ_dp.begin(), cpu.dJ_dp.begin() + std::ptrdiff_t(scalars)));
-  }
+  got.dJ_dp.insert(got.dJ_dp.end(), fields.begin(), fields.end());
   H5Fclose(file);
+  return got;
+}
+
+template <class Gradient>
+void check_bitwise(const FileGradient& got, const Gradient& expected) {
+  CHECK(got.value == expected.value);
+  CHECK(got.dJ_dy0 == expected.dJ_dy0);
+  CHECK(got.dJ_dp == expected.dJ_dp);
 }
 
 // Runs the config through the program, then the C++ API on `model` with the config's
-// own numbers, and compares value, dJ/dy0 and dJ/dp bitwise.
+// own numbers, and compares value, dJ/dy0 and dJ/dp bitwise; on "omp" too.
 template <class M>
 void check_config_equals_api(const std::string& name, const std::string& text, const M& model, TwoPoints term) {
   const fs::path dir = scratch() / name;
   fs::create_directories(dir);
   std::ofstream(dir / "cfg.toml") << text;
-  const CliRun run = run_cli("gradient cfg.toml --output-dir out", dir);
-  CAPTURE(run.err);
-  REQUIRE(run.exit_code == 0);
-
   const GradientConfig config = load_gradient_config((dir / "cfg.toml").string());
   const SimulateConfig& sim = config.simulate;
   REQUIRE(sim.grid_kernel);
@@ -96,21 +101,12 @@ void check_config_equals_api(const std::string& name, const std::string& text, c
       model, sim.method, sim.initial_state, sim.parameters, Objective<TwoPoints>{term}, sim.integrate};
   const auto api = gradient<double>(problem, problem.y0, problem.p, config.checkpointing.options);
   REQUIRE(api.ok());
-
-  const hid_t file = H5Fopen((dir / "out/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-  REQUIRE(file >= 0);
-  const GridLayout& layout = *sim.fields();
-  CHECK(objective_attribute(file) == api.value);
-  CHECK(concatenated(file, "gradient/initial", layout.fields()) == api.dJ_dy0);
-  std::vector<double> dJ_dp = layout.scalar_parameters() ? read_dataset(file, "gradient/parameters")
-                                                         : std::vector<double>{};
-  const std::vector<double> fields = concatenated(file, "gradient/parameter_fields", layout.parameter_fields());
-  dJ_dp.insert(dJ_dp.end(), fields.begin(), fields.end());
-  CHECK(dJ_dp == api.dJ_dp);
   // Not trivially equal: the objective reaches the parameters.
   CHECK(std::any_of(api.dJ_dp.begin(), api.dJ_dp.end(), [](double g) { return g != 0.0; }));
-  H5Fclose(file);
-  if (BACKSWEEP_OPENMP_BUILT) check_omp_equals_cpu(dir, text, layout, api);
+
+  const GridLayout& layout = *sim.fields();
+  check_bitwise(run_gradient(dir, text, layout, "cpu"), api);
+  if (BACKSWEEP_OPENMP_BUILT) check_bitwise(run_gradient(dir, text, layout, "omp"), api);
 }
 
 // The sections every case shares: RK4, 40 steps, store-all, the adjoint.
@@ -190,32 +186,11 @@ TEST_CASE("Every grid model of the registry: the omp gradient is bitwise the cpu
 
     const fs::path dir = scratch() / ("registry_" + std::string(name));
     fs::create_directories(dir);
-    std::ofstream(dir / "cpu.toml") << text;
-    const CliRun cpu_run = run_cli("gradient cpu.toml --output-dir cpu", dir);
-    CAPTURE(cpu_run.err);
-    REQUIRE(cpu_run.exit_code == 0);
-    text.replace(text.find("[solver]\n"), 9, "[solver]\nbackend = \"omp\"\n");
-    std::ofstream(dir / "omp.toml") << text;
-    const CliRun omp_run = run_cli("gradient omp.toml --output-dir omp", dir);
-    CAPTURE(omp_run.err);
-    REQUIRE(omp_run.exit_code == 0);
-
-    const hid_t cpu = H5Fopen((dir / "cpu/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    const hid_t omp = H5Fopen((dir / "omp/gradient.h5").c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    REQUIRE(cpu >= 0);
-    REQUIRE(omp >= 0);
-    CHECK(objective_attribute(omp) == objective_attribute(cpu));
-    const std::vector<double> dJ_dy0 = concatenated(cpu, "gradient/initial", layout.fields());
-    CHECK(concatenated(omp, "gradient/initial", layout.fields()) == dJ_dy0);
-    CHECK(std::any_of(dJ_dy0.begin(), dJ_dy0.end(), [](double g) { return g != 0.0; }));
-    if (layout.scalar_parameters()) {
-      const std::vector<double> scalars = read_dataset(cpu, "gradient/parameters");
-      CHECK(read_dataset(omp, "gradient/parameters") == scalars);
-      CHECK(std::any_of(scalars.begin(), scalars.end(), [](double g) { return g != 0.0; }));
-    }
-    CHECK(concatenated(omp, "gradient/parameter_fields", layout.parameter_fields()) ==
-          concatenated(cpu, "gradient/parameter_fields", layout.parameter_fields()));
-    H5Fclose(cpu);
-    H5Fclose(omp);
+    const FileGradient cpu = run_gradient(dir, text, layout, "cpu");
+    check_bitwise(run_gradient(dir, text, layout, "omp"), cpu);
+    CHECK(std::any_of(cpu.dJ_dy0.begin(), cpu.dJ_dy0.end(), [](double g) { return g != 0.0; }));
+    const auto scalars_end = cpu.dJ_dp.begin() + std::ptrdiff_t(layout.scalar_parameters());
+    if (layout.scalar_parameters())
+      CHECK(std::any_of(cpu.dJ_dp.begin(), scalars_end, [](double g) { return g != 0.0; }));
   }
 }
