@@ -75,10 +75,42 @@ void read_condition(const TomlSection& entry, const ExpressionScope& scope, Even
   else entry.fail("direction", "must be \"up\", \"down\" or \"either\"");
 }
 
+// An SBML model's events, once the run's interval is known: one at a time of the
+// parameters happens where that time falls in (time.start, time.end] at their values
+// (at a fixed time where it reads none), and not at all elsewhere.
+std::vector<EventSpec> model_events(const SimulateSpec& config) {
+  std::vector<EventSpec> events;
+  if (config.events.empty()) return events;
+  ExpressionScope scope(config.parameter_names);
+  for (const NamedConstant& constant : config.constants) scope.add_constant(constant.name, constant.value);
+  const IntegrateOptions& o = config.integrate;
+  for (EventSpec event : config.events) {
+    const Formula& place = event.at ? *event.at : *event.when;
+    if (!backend_has(config.backend, &BackendEntry::events))
+      throw ConfigError(place.at, place.key, "events run on the cpu backend only (solver.backend = \"" + config.backend + "\")");
+    if (event.at) {
+      const Expression at = parse_formula(*event.at, scope);
+      const double t = at.evaluate(config.parameters.data());
+      if (!(t > o.t0 && t <= o.t1)) continue;
+      bool reads_parameters = false;
+      for (std::size_t i = 0; i < config.parameter_names.size(); ++i) reads_parameters |= at.uses(i);
+      if (!reads_parameters) {
+        event.times = {t};
+        event.at.reset();
+      }
+    }
+    if ((event.at || event.when) && !find_method(config.method_name)->has_stepper())
+      throw ConfigError(place.at, place.key, std::string(kCvodesTakesNoMovingEvents) + " (solver.method = \"" +
+                                                 config.method_name + "\")");
+    events.push_back(std::move(event));
+  }
+  return events;
+}
+
 }  // namespace
 
 std::vector<EventSpec> read_events(const TomlSection& root, const SimulateSpec& config) {
-  std::vector<EventSpec> events;
+  std::vector<EventSpec> events = model_events(config);
   const toml::node* node = root.table().get("events");
   if (!node) return events;
   const toml::array* list = node->as_array();

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <utility>
 
 #include "io/config/expression_reader.hpp"
 #include "io/config/grid_sections.hpp"
 #include "io/config/detail/joined.hpp"
+#include "io/config/sbml_model.hpp"
 #include "models/builtin/grid_kernels.hpp"
 #include "models/builtin/registry.hpp"
 
@@ -105,14 +107,44 @@ void read_defined_model(const TomlSection& model, SimulateSpec& config,
   config.initial_state.assign(config.state_names.size(), NAN);
 }
 
+// model.sbml: the model an SBML file defines, its parameters' values and initial state
+// given there ([parameters] and [initial] may change them), its events beside [[events]].
+void read_sbml_section(const TomlSection& model, SimulateSpec& config, DeclaredNames& declared) {
+  for (std::string_view key : {"name", "states", "parameters", "equations", "points"})
+    if (model.has(key)) model.fail(key, "give either model.sbml or the model's " + std::string(key) + ", not both");
+  const std::string name = model.string("sbml", "");
+  if (name.empty()) model.fail("sbml", "must name an SBML file");
+  std::filesystem::path path(name);
+  if (path.is_relative()) path = std::filesystem::path(config.file).parent_path() / path;
+  if (!std::filesystem::is_regular_file(path)) model.fail("sbml", "no such file: " + path.string());
+  SbmlModel sbml = read_sbml_model(path.string());
+  if (sbml.state_names.empty())
+    model.fail("sbml", "the model has no species, compartment or parameter that changes: nothing to simulate");
+  config.model = "expression";
+  config.kind = ModelKind::equations;
+  config.sbml_file = path.string();
+  config.state_names = std::move(sbml.state_names);
+  config.parameter_names = std::move(sbml.parameter_names);
+  config.parameters = std::move(sbml.parameters);
+  for (const auto& names : {config.state_names, config.parameter_names})
+    for (const std::string& n : names) declared.add(n);
+  config.constants = read_constants(model, declared);
+  const ExpressionScope scope = expression_scope(config);
+  for (const Formula& equation : sbml.equations) parse_formula(equation, scope);  // refused at its element
+  config.equations = std::move(sbml.equations);
+  config.initial_formulas.assign(sbml.initial.begin(), sbml.initial.end());
+  config.events = std::move(sbml.events);
+}
+
 }  // namespace
 
 void read_model_section(const TomlSection& root, SimulateSpec& config) {
   if (read_grid_model(root, config)) return;
   const auto model = root.subsection("model");
   if (!model) root.fail("model", "the [model] section is required");
-  model->reject_unknown_keys({"name", "points", "states", "parameters", "equations", "constants"});
+  model->reject_unknown_keys({"name", "points", "states", "parameters", "equations", "constants", "sbml"});
   DeclaredNames declared;
+  if (model->has("sbml")) return read_sbml_section(*model, config, declared);
   if (model->has("name")) {
     for (std::string_view key : {"states", "parameters", "equations"})
       if (model->has(key))
@@ -135,7 +167,7 @@ void read_model_section(const TomlSection& root, SimulateSpec& config) {
 
 void read_parameters_and_initial(const TomlSection& root, SimulateSpec& config) {
   if (config.fields()) return read_grid_parameters_and_initial(root, config);
-  const bool defined = config.kind == ModelKind::equations;
+  const bool defined = config.kind == ModelKind::equations && config.sbml_file.empty();
   const auto parameters = root.subsection("parameters");
   if (parameters) {
     for (auto&& [key, node] : parameters->table()) {
@@ -158,7 +190,15 @@ void read_parameters_and_initial(const TomlSection& root, SimulateSpec& config) 
   ExpressionScope scope(config.parameter_names);
   for (const NamedConstant& constant : config.constants)
     scope.add_constant(constant.name, constant.value);
-  config.initial_formulas.assign(config.state_names.size(), std::nullopt);
+  config.initial_formulas.resize(config.state_names.size());  // an SBML model's, else none
+  config.initial_state.resize(config.state_names.size(), NAN);
+  for (std::size_t i = 0; i < config.state_names.size(); ++i)
+    if (const auto& formula = config.initial_formulas[i]) {
+      config.initial_state[i] = parse_formula(*formula, scope).evaluate(config.parameters.data());
+      if (!std::isfinite(config.initial_state[i]))
+        throw ConfigError(formula->at, formula->key, "the initial value " + formula->text + " is " +
+                                                         std::to_string(config.initial_state[i]) + " at the parameters' values");
+    }
   const auto initial = root.subsection("initial");
   if (initial) {
     for (auto&& [key, node] : initial->table()) {
@@ -170,6 +210,7 @@ void read_parameters_and_initial(const TomlSection& root, SimulateSpec& config) 
       if (!node.is_string()) {
         if (!node.is_number()) initial->fail(key.str(), "must be a number or an expression string");
         config.initial_state[i] = initial->required_number(key.str());
+        config.initial_formulas[i].reset();
         continue;
       }
       const Formula& formula = config.initial_formulas[i].emplace(formula_at(*initial, key.str()));

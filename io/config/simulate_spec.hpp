@@ -29,6 +29,7 @@ struct SimulateSpec {
   std::size_t model_points = 0;        // grid points of a built-in grid ODE (0: its default)
   std::optional<GridLayout> layout;    // on a [grid]: the grid, its fields and parameter fields
   std::vector<Formula> equations;      // a defined model's: one per state (per field on a grid)
+  std::string sbml_file;               // model.sbml: the SBML file that defined it, if one did
   models::AcousticSource source;       // the acoustic kernel's [model.source]
   std::vector<std::string> state_names, parameter_names;
   std::vector<NamedConstant> constants;  // [model.constants], usable in every expression

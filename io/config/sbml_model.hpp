@@ -1,0 +1,42 @@
+#pragma once
+// An SBML model file (read with libSBML) as the equations a config would define
+// (`[model] sbml = "model.xml"`): its states, parameters with their values, right-hand
+// sides, initial values and events, as formulas whose places are the SBML elements' lines.
+//
+// States: the species, compartments and parameters that change (by reactions, rate rules
+// or events), each in the units SBML's math reads it in (a species' concentration unless
+// it has only substance units); the constant ones are parameters; assignment rules (and
+// constants given by initial assignments) are written into every formula that reads them.
+// A species' right-hand side is its reactions' rates times their stoichiometry, over its
+// compartment's size when it is a concentration. What is not taken (delays, algebraic
+// rules, fast reactions, events with delays, variable stoichiometry, required packages)
+// is refused naming the element's id and what it is.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "io/config/event_spec.hpp"
+#include "io/config/formula.hpp"
+
+namespace backsweep {
+
+struct SbmlModel {
+  std::string file;
+  std::vector<std::string> state_names, parameter_names;  // the names expressions use
+  std::vector<double> parameters;                          // the file's values
+  std::vector<Formula> equations;                          // per state
+  std::vector<Formula> initial;                            // per state: of the parameters
+  std::vector<EventSpec> events;
+  // SBML id -> its name in expressions (the id itself unless it is reserved: `e`, `pi`,
+  // `t`, a function's name), for every state and parameter.
+  std::map<std::string, std::string> names;
+  // What an id reads as in an expression of t, the states and the parameters (a name, or
+  // an assignment rule's formula in parentheses): for observables written against it.
+  std::map<std::string, std::string> symbols;
+};
+
+// Throws ConfigError at the file (and the element's line) on a file libSBML cannot read
+// or what is not taken.
+SbmlModel read_sbml_model(const std::string& path);
+
+}  // namespace backsweep
