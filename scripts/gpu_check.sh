@@ -16,7 +16,7 @@ tests=(test_gpu_thrust_backend_cuda test_gpu_equations_cuda)
 benches=(bench_backend_gray_scott_cuda bench_backend_grid_models_cuda bench_ensemble_lorenz_cuda bench_equations_cuda)
 
 build() {  # build(folder, CUDA architectures)
-  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DBACKSWEEP_CUDA=ON -DBACKSWEEP_WERROR=ON \
+  cmake -S . -B "$1" -DCMAKE_BUILD_TYPE=Release -DBACKSWEEP_CUDA=ON -DBACKSWEEP_CUDA_TESTS=ON -DBACKSWEEP_WERROR=ON \
     -DCMAKE_CUDA_ARCHITECTURES="$2" > "$1.configure.log"
   cmake --build "$1" -j"$(nproc)" --target "${tests[@]}" "${benches[@]}" backsweep
 }
