@@ -16,7 +16,7 @@ tests=${BACKSWEEP_TESTS:-all}
 python=${BACKSWEEP_PYTHON:-ON}
 packages=(cmake ninja-build g++ libhdf5-dev libtomlplusplus-dev libcli11-dev
           nlohmann-json3-dev libeigen3-dev liblbfgspp-dev libsundials-dev libsuitesparse-dev libsbml5-dev
-          openmpi-bin libopenmpi-dev paraview-dev)
+          libyaml-cpp-dev openmpi-bin libopenmpi-dev paraview-dev)
 [ "$tests" = none ] || packages+=(doctest-dev libbenchmark-dev time python3 paraview python3-paraview xvfb)
 [ "$python" = ON ] && packages+=(python3 python3-dev python3-venv)
 # Thrust for the OpenMP backend (gpu/): the CUDA toolkit's own, else Debian's.

@@ -50,10 +50,7 @@ class SbmlReader {
         out.initial.push_back(formula(s.element, id, guarded(s.element, id, [&] { return initial_text(id); })));
       }
     }
-    for (const auto& symbol : symbols_) {
-      const std::string& id = symbol.first;
-      out.symbols[id] = guarded(symbol.second.element, id, [&] { return dynamic(id); });
-    }
+    for (const auto& [id, s] : symbols_) out.symbols[id] = guarded(s.element, id, [&] { return dynamic(id); });
     for (unsigned i = 0; i < model_.getNumEvents(); ++i) out.events.push_back(event(*model_.getEvent(i), i));
     return out;
   }

@@ -13,16 +13,17 @@ namespace backsweep::detail {
 
 namespace {
 
-std::vector<CsvCell> split(const std::string& line) {
+std::vector<CsvCell> split(const std::string& line, char separator) {
   std::vector<CsvCell> cells;
   std::size_t start = 0;
+  const auto blank = [separator](char c) { return c == ' ' || c == '\r' || (c == '\t' && separator != '\t'); };
   for (;;) {
-    const std::size_t comma = line.find(',', start);
+    const std::size_t comma = line.find(separator, start);
     std::string text = line.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
     std::size_t lead = 0;
-    while (lead < text.size() && (text[lead] == ' ' || text[lead] == '\t')) ++lead;
+    while (lead < text.size() && blank(text[lead])) ++lead;
     std::size_t end = text.size();
-    while (end > lead && (text[end - 1] == ' ' || text[end - 1] == '\t' || text[end - 1] == '\r')) --end;
+    while (end > lead && blank(text[end - 1])) --end;
     cells.push_back({text.substr(lead, end - lead), start + lead + 1});
     if (comma == std::string::npos) return cells;
     start = comma + 1;
@@ -31,7 +32,7 @@ std::vector<CsvCell> split(const std::string& line) {
 
 }  // namespace
 
-std::vector<CsvLine> read_csv_lines(const std::string& path, const std::string& what) {
+std::vector<CsvLine> read_csv_lines(const std::string& path, const std::string& what, char separator) {
   std::error_code error;
   if (std::filesystem::is_directory(path, error))
     throw ConfigError({path, 0, 0}, "", what + " is a directory, not a CSV file");
@@ -59,7 +60,7 @@ std::vector<CsvLine> read_csv_lines(const std::string& path, const std::string& 
     const std::string line = content.substr(start, end - start);
     start = end + 1;
     ++number;
-    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back({number, split(line)});
+    if (line.find_first_not_of(" \t\r") != std::string::npos) lines.push_back({number, split(line, separator)});
   }
   if (lines.empty()) throw ConfigError({path, 0, 0}, "", "is empty");
   return lines;

@@ -17,9 +17,10 @@ struct CsvLine {
   std::vector<CsvCell> cells;
 };
 
-// The non-blank lines of `path`. A file that cannot be read, is not text, or has no line
-// is a ConfigError; `what` names the file's role in it ("the measurements file").
-std::vector<CsvLine> read_csv_lines(const std::string& path, const std::string& what);
+// The non-blank lines of `path`, cells split at `separator` (',', or '\t' for TSV). A file
+// that cannot be read, is not text, or has no line is a ConfigError; `what` names the
+// file's role in it ("the measurements file").
+std::vector<CsvLine> read_csv_lines(const std::string& path, const std::string& what, char separator = ',');
 
 // The cell as a finite number, or a ConfigError naming the column.
 double csv_number(const std::string& path, const CsvLine& line, const CsvCell& cell,
