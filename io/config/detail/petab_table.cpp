@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "io/config/config_error.hpp"
+
 namespace backsweep::detail {
 
 namespace {

@@ -6,8 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "io/config/config_error.hpp"
 #include "io/config/detail/csv_lines.hpp"
+
+namespace backsweep {
+struct SourcePosition;  // io/config/config_error.hpp
+}
 
 namespace backsweep::detail {
 
