@@ -192,13 +192,6 @@ void read_parameters_and_initial(const TomlSection& root, SimulateSpec& config) 
     scope.add_constant(constant.name, constant.value);
   config.initial_formulas.resize(config.state_names.size());  // an SBML model's, else none
   config.initial_state.resize(config.state_names.size(), NAN);
-  for (std::size_t i = 0; i < config.state_names.size(); ++i)
-    if (const auto& formula = config.initial_formulas[i]) {
-      config.initial_state[i] = parse_formula(*formula, scope).evaluate(config.parameters.data());
-      if (!std::isfinite(config.initial_state[i]))
-        throw ConfigError(formula->at, formula->key, "the initial value " + formula->text + " is " +
-                                                         std::to_string(config.initial_state[i]) + " at the parameters' values");
-    }
   const auto initial = root.subsection("initial");
   if (initial) {
     for (auto&& [key, node] : initial->table()) {
@@ -226,6 +219,15 @@ void read_parameters_and_initial(const TomlSection& root, SimulateSpec& config) 
         throw ConfigError(initial ? initial->position(name) : root.position("initial"),
                           "initial." + name,
                           "is required: a model defined in the file has no default initial state");
+  // An SBML model's initial values that [initial] left, at the parameters' values.
+  for (std::size_t i = 0; i < config.state_names.size(); ++i) {
+    const auto& formula = config.initial_formulas[i];
+    if (!formula || (initial && initial->has(config.state_names[i]))) continue;
+    config.initial_state[i] = parse_formula(*formula, scope).evaluate(config.parameters.data());
+    if (!std::isfinite(config.initial_state[i]))
+      throw ConfigError(formula->at, formula->key, "the initial value " + formula->text + " is " +
+                                                       std::to_string(config.initial_state[i]) + " at the parameters' values");
+  }
 }
 
 }  // namespace backsweep::detail

@@ -110,6 +110,17 @@ TEST_CASE("ids that are reserved names work; a concentration's reactions are ove
   CHECK(std::abs(j["states"]["t_"][1].get<double>() - (2.0 - 2.0 * std::exp(-1.0))) < 1e-9);
 }
 
+TEST_CASE("[parameters] and [initial] change an SBML model's values") {
+  const fs::path model = sbml_file("reserved_changed", kReserved);
+  const CliRun r = run("simulate", config_of(model, "[parameters]\npi_ = 1\n[initial]\ne_ = 1\n"
+                                                    "[time]\nend = 2\noutput = [2]\n" + std::string(kTight)));
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  const auto j = nlohmann::json::parse(r.out);
+  CHECK(std::abs(j["states"]["e_"][1].get<double>() - std::exp(-2.0)) < 1e-9);
+  CHECK(std::abs(j["states"]["t_"][1].get<double>() - (1.0 - std::exp(-2.0))) < 1e-9);
+}
+
 TEST_CASE("an SBML model's gradient: the adjoint equals the forward tangent") {
   const fs::path model = sbml_file("reserved_gradient", kReserved);
   const std::string rest = "[time]\nend = 2\n" + std::string(kTight) + "[objective]\nterminal = \"t_^2\"\n";
