@@ -66,15 +66,22 @@ class ProblemFile {
 
 bool log_scale(const std::string& scale) { return scale == "log" || scale == "log10"; }
 
+// Row r's id in `column`: not empty, and not one `listed` already holds.
+template <class Listed>
+std::string new_id(const PetabTable& t, std::size_t r, const char* column, const Listed& listed) {
+  const std::string& id = t.text(r, column);
+  if (id.empty()) t.fail(r, column, "is empty");
+  if (listed(id)) t.fail(r, column, "'" + id + "' is listed twice");
+  return id;
+}
+
 void read_parameters(const PetabTable& t, int format, PetabProblem& problem) {
   t.require({"parameterId", "estimate"});
   if (format == 1) t.require({"parameterScale", "lowerBound", "upperBound", "nominalValue"});
   for (std::size_t r = 0; r < t.rows(); ++r) {
     PetabParameter p;
-    p.id = t.text(r, "parameterId");
+    p.id = new_id(t, r, "parameterId", [&](const std::string& id) { return problem.find_parameter(id); });
     p.at = t.at(r, "parameterId");
-    if (p.id.empty()) t.fail(r, "parameterId", "is empty");
-    if (problem.find_parameter(p.id)) t.fail(r, "parameterId", "'" + p.id + "' is listed twice");
     p.estimate = t.flag(r, "estimate");
     if (t.has("parameterScale") && !t.text(r, "parameterScale").empty()) p.scale = t.text(r, "parameterScale");
     if (p.scale != "lin" && !log_scale(p.scale)) t.fail(r, "parameterScale", "'" + p.scale + "' is not lin, log or log10");
@@ -127,10 +134,8 @@ void read_observables(const PetabTable& t, int format, PetabProblem& problem) {
   t.require({"observableId", "observableFormula", "noiseFormula"});
   for (std::size_t r = 0; r < t.rows(); ++r) {
     PetabObservable o;
-    o.id = t.text(r, "observableId");
+    o.id = new_id(t, r, "observableId", [&](const std::string& id) { return problem.find_observable(id); });
     o.at = t.at(r, "observableId");
-    if (o.id.empty()) t.fail(r, "observableId", "is empty");
-    if (problem.find_observable(o.id)) t.fail(r, "observableId", "'" + o.id + "' is listed twice");
     o.formula = t.text(r, "observableFormula");
     o.noise_formula = t.text(r, "noiseFormula");
     if (o.formula.empty()) t.fail(r, "observableFormula", "is empty");

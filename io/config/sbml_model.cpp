@@ -1,5 +1,6 @@
 #include "io/config/sbml_model.hpp"
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -37,10 +38,8 @@ class SbmlReader {
     refuse_what_is_not_taken();
     classify();
     SbmlModel out;
-    out.file = file_;
     for (const std::string& id : order_) {
       const Symbol& s = symbols_.at(id);
-      out.names[id] = s.name;
       if (s.role == Role::parameter) {
         out.parameter_names.push_back(s.name);
         out.parameters.push_back(constant_value(id));
@@ -50,7 +49,6 @@ class SbmlReader {
         out.initial.push_back(formula(s.element, id, guarded(s.element, id, [&] { return initial_text(id); })));
       }
     }
-    for (const auto& [id, s] : symbols_) out.symbols[id] = guarded(s.element, id, [&] { return dynamic(id); });
     for (unsigned i = 0; i < model_.getNumEvents(); ++i) out.events.push_back(event(*model_.getEvent(i), i));
     return out;
   }
@@ -304,10 +302,11 @@ class SbmlReader {
         return std::nullopt;
       }
     };
-    if (a.getType() == AST_NAME_TIME && up && of_parameters(b)) {
-      spec.at = formula(e.getTrigger(), spec.name, *of_parameters(b));
-    } else if (b.getType() == AST_NAME_TIME && down && of_parameters(a)) {
-      spec.at = formula(e.getTrigger(), spec.name, *of_parameters(a));
+    // time >= x (or x <= time), x free of the states: the event's time.
+    const ::ASTNode* moment = a.getType() == AST_NAME_TIME && up ? &b : b.getType() == AST_NAME_TIME && down ? &a : nullptr;
+    const std::optional<std::string> at = moment ? of_parameters(*moment) : std::nullopt;
+    if (at) {
+      spec.at = formula(e.getTrigger(), spec.name, *at);
     } else {
       spec.when = formula(e.getTrigger(), spec.name, "(" + text(a) + ") - (" + text(b) + ")");
       spec.direction = up ? 1 : -1;

@@ -11,7 +11,6 @@
 // compartment's size when it is a concentration. What is not taken (delays, algebraic
 // rules, fast reactions, events with delays, variable stoichiometry, required packages)
 // is refused naming the element's id and what it is.
-#include <map>
 #include <string>
 #include <vector>
 
@@ -21,18 +20,12 @@
 namespace backsweep {
 
 struct SbmlModel {
-  std::string file;
-  std::vector<std::string> state_names, parameter_names;  // the names expressions use
+  std::vector<std::string> state_names, parameter_names;  // the names expressions use (an id
+                                                          // that is a reserved name gets a '_')
   std::vector<double> parameters;                          // the file's values
   std::vector<Formula> equations;                          // per state
   std::vector<Formula> initial;                            // per state: of the parameters
   std::vector<EventSpec> events;
-  // SBML id -> its name in expressions (the id itself unless it is reserved: `e`, `pi`,
-  // `t`, a function's name), for every state and parameter.
-  std::map<std::string, std::string> names;
-  // What an id reads as in an expression of t, the states and the parameters (a name, or
-  // an assignment rule's formula in parentheses): for observables written against it.
-  std::map<std::string, std::string> symbols;
 };
 
 // Throws ConfigError at the file (and the element's line) on a file libSBML cannot read

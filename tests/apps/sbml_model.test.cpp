@@ -30,6 +30,14 @@ CliRun run(const std::string& command, const std::string& config, const std::str
   return run_cli(command + " --json " + (scratch() / name).string(), scratch());
 }
 
+// The --json object of `simulate` on a config; the run must succeed.
+nlohmann::json simulated(const std::string& config) {
+  const CliRun r = run("simulate", config);
+  CAPTURE(r.err);
+  REQUIRE(r.exit_code == 0);
+  return nlohmann::json::parse(r.out);
+}
+
 std::string config_of(const fs::path& sbml, const std::string& rest) {
   return "[model]\nsbml = \"" + sbml.string() + "\"\n" + rest;
 }
@@ -90,21 +98,15 @@ TEST_CASE("every SBML model of the PEtab suite and benchmarks is read and simula
 
 TEST_CASE("the suite's case 0001 simulated as its reference: A(10) with the parameter table's values") {
   const fs::path model = kPetab / "test-suite/v1.0.0/sbml/0001/_model.xml";
-  const CliRun r = run("simulate", config_of(model, "[parameters]\na0 = 1\nb0 = 0\nk1 = 0.8\nk2 = 0.6\n"
-                                                    "[time]\nend = 10\noutput = [10]\n" + std::string(kTight)));
-  CAPTURE(r.err);
-  REQUIRE(r.exit_code == 0);
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = simulated(config_of(model, "[parameters]\na0 = 1\nb0 = 0\nk1 = 0.8\nk2 = 0.6\n"
+                                            "[time]\nend = 10\noutput = [10]\n" + std::string(kTight)));
   // _simulations.tsv: obs_a = A at t = 10.
   CHECK(std::abs(j["states"]["A"][1].get<double>() - 0.42857190373069665) < 1e-8);
 }
 
 TEST_CASE("ids that are reserved names work; a concentration's reactions are over its compartment's size") {
   const fs::path model = sbml_file("reserved", kReserved);
-  const CliRun r = run("simulate", config_of(model, "[time]\nend = 2\noutput = [2]\n" + std::string(kTight)));
-  CAPTURE(r.err);
-  REQUIRE(r.exit_code == 0);
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = simulated(config_of(model, "[time]\nend = 2\noutput = [2]\n" + std::string(kTight)));
   // d[e]/dt = -(V pi [e]) / V: [e] = 2 exp(-t/2); what leaves e arrives in t.
   CHECK(std::abs(j["states"]["e_"][1].get<double>() - 2.0 * std::exp(-1.0)) < 1e-9);
   CHECK(std::abs(j["states"]["t_"][1].get<double>() - (2.0 - 2.0 * std::exp(-1.0))) < 1e-9);
@@ -112,11 +114,8 @@ TEST_CASE("ids that are reserved names work; a concentration's reactions are ove
 
 TEST_CASE("[parameters] and [initial] change an SBML model's values") {
   const fs::path model = sbml_file("reserved_changed", kReserved);
-  const CliRun r = run("simulate", config_of(model, "[parameters]\npi_ = 1\n[initial]\ne_ = 1\n"
-                                                    "[time]\nend = 2\noutput = [2]\n" + std::string(kTight)));
-  CAPTURE(r.err);
-  REQUIRE(r.exit_code == 0);
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = simulated(config_of(model, "[parameters]\npi_ = 1\n[initial]\ne_ = 1\n"
+                                            "[time]\nend = 2\noutput = [2]\n" + std::string(kTight)));
   CHECK(std::abs(j["states"]["e_"][1].get<double>() - std::exp(-2.0)) < 1e-9);
   CHECK(std::abs(j["states"]["t_"][1].get<double>() - (1.0 - std::exp(-2.0))) < 1e-9);
 }
@@ -165,10 +164,7 @@ TEST_CASE("rules, initial assignments, function definitions, piecewise and an ev
                            R"(</eventAssignment></listOfEventAssignments></event></listOfEvents>
 )";
   const fs::path model = sbml_file("rules", body);
-  const CliRun r = run("simulate", config_of(model, "[time]\nend = 2\noutput = [0.5, 2]\n" + std::string(kTight)));
-  CAPTURE(r.err);
-  REQUIRE(r.exit_code == 0);
-  const auto j = nlohmann::json::parse(r.out);
+  const auto j = simulated(config_of(model, "[time]\nend = 2\noutput = [0.5, 2]\n" + std::string(kTight)));
   CHECK(std::abs(j["states"]["x"][1].get<double>() - 2.0 * std::exp(-0.5)) < 1e-8);
   CHECK(std::abs(j["states"]["x"][2].get<double>() - 5.0 * std::exp(-0.5)) < 1e-8);  // reset at 1.5
   CHECK(std::abs(j["states"]["z"][2].get<double>() - 1.0) < 1e-3);  // if() switches inside a step
