@@ -14,7 +14,7 @@ Scaled scaled_parameters(const FitConfig& config) {
     const FitParameter& p = config.parameters[i];
     if (!p.estimate) continue;
     for (std::size_t point = 0; point < p.points; ++point) {
-      const EstimatedParameter e{p.index + point, p.log10};
+      const EstimatedParameter e{p.index + point, p.scale};
       s.parameters.push_back(e);
       s.lower.push_back(e.to_scaled(p.lower));
       s.upper.push_back(e.to_scaled(p.upper));
@@ -69,7 +69,7 @@ void report_parameters(const FitConfig& config, const Scaled& scaled, const std:
       ++i;
     }
     report.parameter_names.push_back(p.name);
-    report.scales.push_back(p.log10 ? "log10" : "lin");
+    report.scales.emplace_back(to_string(p.scale));
     report.values.push_back(value);
     report.standard_errors.push_back(error);
     report.lower.push_back(p.lower);
@@ -140,6 +140,20 @@ void warn_unless_converged(const StartResult& best) {
     std::cerr << "warning: the fit stopped before the gradient tolerance (" << best.reason
               << "; projected gradient " << best.projected_gradient_norm
               << "): the result is the best point reached (raise optimizer.max_iterations, or check the bounds)\n";
+}
+
+nlohmann::json print_gradient(const FitConfig& config, const Scaled& scaled, const std::vector<double>& gradient,
+                              const CommandIO& io) {
+  nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
+  for (std::size_t i = 0; i < gradient.size(); ++i) {
+    const FitParameter& p = config.parameters[scaled.config_index[i]];
+    if (p.field) continue;
+    const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
+    in_scaled[p.name] = gradient[i];
+    in_linear[p.name] = linear;
+    std::fprintf(io.text_file(), "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i], linear);
+  }
+  return {{"scaled", in_scaled}, {"linear", in_linear}};
 }
 
 void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, const CommandIO& io) {

@@ -57,6 +57,11 @@ void warn_unless_converged(const StartResult& best);
 
 void print_estimated_sigma(const FitConfig& config, const std::vector<double>& sigma, const CommandIO& io);
 
+// The gradient (scaled space, at the nominal point) of the scalar estimated parameters, a
+// "  dJ/dname  scaled  linear" line each, as {"scaled": {...}, "linear": {...}}.
+nlohmann::json print_gradient(const FitConfig& config, const Scaled& scaled, const std::vector<double>& gradient,
+                              const CommandIO& io);
+
 // "fit: 3 parameters, 40 measurements, 2 experiment(s); gradients by the discrete adjoint
 // of dopri5; <how>" on stderr.
 void print_fit_plan(const FitConfig& config, const Scaled& scaled, std::string_view values, std::string_view how);

@@ -32,6 +32,9 @@ class FitEngine {
                       std::vector<double>& predictions, std::string& failure) = 0;
   virtual bool predict(const std::vector<double>& theta, std::vector<double>& predictions,
                        std::string& failure) const = 0;
+  // Per measurement: the prediction, its term of the objective and its residual.
+  virtual bool predict_rows(const std::vector<double>& theta, std::vector<double>& rows,
+                            std::string& failure) const = 0;
   // Each experiment's observables, and its states unless on a grid, at the output times
   // (or 200 even times), into report.trajectories.
   virtual bool trajectories(const std::vector<double>& theta, FitReport& report, std::string& failure) const = 0;

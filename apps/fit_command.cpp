@@ -100,6 +100,10 @@ int fit_model(const FitConfig& config, CommandIO& io) {
 }  // namespace
 
 int run_fit(const ConfigFile& file, CommandIO& io) {
+  if (file.petab) {
+    report_error(io.error, file.path, ": fit on a PEtab problem is not taken yet (simulate and gradient are)");
+    return kExitBadInput;
+  }
   auto loaded = load_config(io.error, fit_config, file);
   if (!loaded) return kExitBadInput;
   io.use_given_fields(loaded->simulate);  // a ConfigError of its own (the Python module's arrays)

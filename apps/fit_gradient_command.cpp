@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <iostream>
 
 #include <nlohmann/json.hpp>
@@ -41,20 +40,10 @@ int fit_gradient(const FitConfig& config, CommandIO& io) {
   }
   const bool fields = estimates_field(config);
   if (fields) value += field_penalty(config, scaled)(scaled.nominal, gradient);
-  nlohmann::json in_scaled = nlohmann::json::object(), in_linear = nlohmann::json::object();
   io.text() << (fields ? "misfit + regularisation " : "negative log-likelihood ") << value << " ("
                        << mode << ")\n";
-  for (std::size_t i = 0; i < gradient.size(); ++i) {
-    const FitParameter& p = config.parameters[scaled.config_index[i]];
-    if (p.field) continue;
-    const double linear = gradient[i] / scaled.parameters[i].slope(scaled.nominal[i]);
-    in_scaled[p.name] = gradient[i];
-    in_linear[p.name] = linear;
-    std::fprintf(io.text_file(), "  dJ/d%-10s %.10g (scaled)  %.10g (linear)\n", p.name.c_str(), gradient[i],
-                 linear);
-  }
   nlohmann::json out = {{"objective", value},
-                        {"gradient", {{"scaled", in_scaled}, {"linear", in_linear}}},
+                        {"gradient", print_gradient(config, scaled, gradient, io)},
                         {"gradient_mode", mode}};
   if (fields) {  // linear space, whole, in gradient.h5
     GradientOutput output;

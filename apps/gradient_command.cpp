@@ -12,6 +12,7 @@
 #include "apps/grid_split_gradient.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
+#include "apps/petab_commands.hpp"
 #include "apps/progress_display.hpp"
 #include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
@@ -23,6 +24,7 @@
 namespace backsweep::apps {
 
 int run_gradient(const ConfigFile& file, CommandIO& io) {
+  if (file.petab) return run_petab_gradient(file, io);
   if (file.is_fit()) return run_fit_gradient(file, io);
   auto loaded = load_config(io.error, gradient_config, file);
   if (!loaded) return kExitBadInput;

@@ -7,6 +7,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/json_number.hpp"
 #include "apps/load_config.hpp"
+#include "apps/petab_commands.hpp"
 #include "apps/progress_display.hpp"
 #include "apps/run_record.hpp"
 #include "apps/simulate_report.hpp"
@@ -18,6 +19,7 @@
 namespace backsweep::apps {
 
 int run_simulate(const ConfigFile& file, CommandIO& io) {
+  if (file.petab) return run_petab_simulate(file, io);
   auto loaded = load_config(io.error, simulate_config, file);
   if (!loaded) return kExitBadInput;
   io.use_given_fields(*loaded);

@@ -1,6 +1,7 @@
 #pragma once
-// The negative log-likelihood of measurements under Gaussian noise, as a function of the
-// estimated parameters in their optimisation scale (lin or log10), with its exact
+// The negative log-likelihood of measurements under Gaussian noise (or the noise model a
+// Noise policy gives each measurement, as PEtab's), as a function of the estimated
+// parameters in their optimisation scale (lin, log or log10), with its exact
 // gradient (discrete adjoint or forward tangent of the solve, one solve per experiment)
 // and the Fisher information from forward sensitivities.
 //
@@ -16,6 +17,7 @@
 #include <numbers>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <Eigen/Dense>
@@ -26,6 +28,7 @@
 #include "fit/estimated_parameter.hpp"
 #include "fit/experiment_results.hpp"
 #include "fit/measurement.hpp"
+#include "fit/noise_model.hpp"
 #include "solvers/method.hpp"
 #include "platform/ranks.hpp"
 #include "solvers/solve.hpp"
@@ -36,20 +39,20 @@ namespace backsweep {
 // initial state of experiment e, which may depend on the parameters (dJ/dp then includes
 // that path). Both are generic in the scalar type. `parameters` holds each experiment's
 // parameter vector (the estimated entries are replaced by theta).
-template <Model M, class Observables, class InitialState>
+template <Model M, class Observables, class InitialState, class Noise = GaussianNoise>
 class DataFit {
  public:
   DataFit(const M& model, const Method& method, const IntegrateOptions& integrate,
           Observables observables, std::size_t observable_count, InitialState initial,
           std::vector<std::vector<double>> parameters, std::vector<Measurement> measurements,
           std::vector<EstimatedParameter> estimated, bool estimate_sigma, GradientMode mode,
-          CheckpointOptions checkpointing)
+          CheckpointOptions checkpointing, Noise noise = {})
       : model_(model), method_(method), integrate_(integrate), observables_(observables),
         observable_count_(observable_count), initial_(initial),
         parameters_(std::move(parameters)),
         measurements_(std::move(measurements)), estimated_(std::move(estimated)),
         estimate_sigma_(estimate_sigma), mode_(mode), checkpointing_(checkpointing),
-        sigma_(measurements_.size()), rows_(parameters_.size()), count_(observable_count, 0) {
+        noise_(std::move(noise)), sigma_(measurements_.size()), rows_(parameters_.size()), count_(observable_count, 0) {
     for (std::size_t k = 0; k < measurements_.size(); ++k) {
       sigma_[k] = measurements_[k].sigma;
       rows_[measurements_[k].experiment].push_back(k);
@@ -71,7 +74,7 @@ class DataFit {
           constant += 0.5 * double(count_[o]) *
                       (std::log(2.0 * std::numbers::pi * sigma_hat_[o] * sigma_hat_[o]));
     } else {
-      for (double s : sigma_) constant += std::log(std::sqrt(2.0 * std::numbers::pi) * s);
+      for (std::size_t k = 0; k < measurements_.size(); ++k) constant += noise_.constant(measurements_[k], sigma_[k]);
     }
     // The experiments in rounds: each rank (and each of its threads) solves one of a round,
     // and every rank adds the round up in experiment order. Memory holds one round's
@@ -180,8 +183,18 @@ class DataFit {
 
   // The predictions h_k at theta, by forward solves.
   bool predict(const std::vector<double>& theta, std::vector<double>& predictions, std::string& failure) const {
-    predictions.assign(measurements_.size(), NAN);
-    return each_experiment(predictions, 1, failure, [&](std::size_t e) {
+    std::vector<double> rows;
+    if (!predict_rows(theta, rows, failure)) return false;
+    predictions.resize(measurements_.size());
+    for (std::size_t k = 0; k < measurements_.size(); ++k) predictions[k] = rows[3 * k];
+    return true;
+  }
+
+  // Each measurement's prediction h_k, its term of J (its constant included) and its
+  // residual r_k (chi2 = sum r_k^2) at theta: three values a measurement, by forward solves.
+  bool predict_rows(const std::vector<double>& theta, std::vector<double>& values, std::string& failure) const {
+    values.assign(3 * measurements_.size(), NAN);
+    return each_experiment(values, 3, failure, [&](std::size_t e) {
       const std::vector<std::size_t>& rows = rows_[e];
       const std::vector<double> p = parameters(e, theta);
       std::vector<double> y(state_size(model_));
@@ -192,8 +205,12 @@ class DataFit {
       const IntegrateResult solved =
           solve_forward(model_, method_, y.data(), p.data(), options, [&](double t, const double* state) {
             for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
-              const Measurement& m = measurements_[rows[next]];
-              predictions[rows[next]] = observables_(m.observable, t, state, p.data());
+              const std::size_t row = rows[next];
+              const Measurement& m = measurements_[row];
+              const double h = observables_(m.observable, t, state, p.data());
+              values[3 * row] = h;
+              values[3 * row + 1] = noise_(m, h, t, state, p.data(), sigma_[row]) + noise_.constant(m, sigma_[row]);
+              values[3 * row + 2] = noise_.residual(m, h, t, state, p.data(), sigma_[row]);
             }
           });
       if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
@@ -205,11 +222,17 @@ class DataFit {
   // (experiment, t, lambda), the last time first.
   std::function<void(std::size_t, double, const double*)> adjoint_observer;
 
+  // Per experiment, parameters that take another's value: (target, source) pairs, applied
+  // in order once theta is in place (a PEtab condition that maps a model parameter to an
+  // estimated one); dJ/d source gathers dJ/d target.
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> parameter_aliases;
+
   // The experiment's parameter vector with theta in place.
   std::vector<double> parameters(std::size_t e, const std::vector<double>& theta) const {
     std::vector<double> p = parameters_[e];
     for (std::size_t i = 0; i < estimated_.size(); ++i)
       p[estimated_[i].index] = estimated_[i].to_value(theta[i]);
+    for (const auto& [target, source] : aliases(e)) p[target] = p[source];
     return p;
   }
 
@@ -221,9 +244,8 @@ class DataFit {
     T operator()(std::size_t k, const T* y, const T* p) const {
       const std::size_t row = (*rows)[k];
       const Measurement& m = fit->measurements_[row];
-      const T r = (fit->observables_(m.observable, T(m.time), y, p) - T(m.value)) /
-                  T(fit->sigma_[row]);
-      return T(0.5) * r * r;
+      const T t(m.time);
+      return fit->noise_(m, fit->observables_(m.observable, t, y, p), t, y, p, fit->sigma_[row]);
     }
   };
   struct Initial {
@@ -236,46 +258,9 @@ class DataFit {
   };
   using MisfitObjective = Objective<NoTerm, NoTerm, Misfit, Initial>;
 
-  // solve(e) for each experiment with measurements, in order, until one fails (returns
-  // false, `failure` set). With an mpirun's ranks (as evaluate() spreads them), each rank
-  // solves its share and every rank then has every experiment's rows of `values` (`width`
-  // values a measurement) and the first experiment's failure.
   template <class Solve>
   bool each_experiment(std::vector<double>& values, std::size_t width, std::string& failure, Solve&& solve) const {
-    const bool spread = spread_experiments && ranks::count() > 1;
-    std::vector<bool> solved(parameters_.size(), false);
-    std::size_t failed = parameters_.size();
-    ExperimentResult thrown;  // what a solve here threw, for every rank to throw
-    for (std::size_t e = 0, index = 0; e < parameters_.size(); ++e) {
-      if (rows_[e].empty() || (spread && !solves_here(index++))) continue;
-      solved[e] = true;
-      bool solved_ok = false;
-      try {
-        solved_ok = solve(e);
-      } catch (const std::bad_alloc&) {
-        if (!spread) throw;
-        thrown.thrown = ExperimentResult::kOutOfMemory;
-        thrown.thrown_here = std::current_exception();
-      } catch (const std::exception& error) {
-        if (!spread) throw;
-        thrown.thrown = error.what();
-        thrown.thrown_here = std::current_exception();
-      }
-      if (!solved_ok) {
-        failed = e;
-        if (thrown.thrown_here) failure = thrown.thrown;
-        break;
-      }
-    }
-    const std::size_t failed_here = failed;
-    if (spread && share_rows(values, width, rows_, solved, failed, failure, bool(thrown.thrown_here))) {
-      if (failed != failed_here) {  // another rank's exception
-        thrown.thrown_here = nullptr;
-        thrown.thrown = failure;
-      }
-      thrown.rethrow();
-    }
-    return failed == parameters_.size();
+    return solve_each_experiment(rows_, spread_experiments && ranks::count() > 1, values, width, failure, solve);
   }
 
   // Experiment e's misfit and its gradient at the estimated parameters (or its failure).
@@ -301,7 +286,10 @@ class DataFit {
     }
     result.value = solved.value;
     if ((result.monitor = solved.diagnostics.monitor)) result.monitor->forget_history();
-    for (const EstimatedParameter& parameter : estimated_) result.dJ_dp.push_back(solved.dJ_dp[parameter.index]);
+    std::vector<double> dJ_dp = solved.dJ_dp;
+    const auto& pairs = aliases(e);
+    for (auto pair = pairs.rbegin(); pair != pairs.rend(); ++pair) dJ_dp[pair->second] += dJ_dp[pair->first];
+    for (const EstimatedParameter& parameter : estimated_) result.dJ_dp.push_back(dJ_dp[parameter.index]);
     return result;
   }
 
@@ -322,6 +310,10 @@ class DataFit {
       for (std::size_t i = first; i < last; ++i)
         pd[estimated_[i].index].d[i - first] = directions.parameters[i * np + estimated_[i].index] =
             estimated_[i].slope(theta[i]);
+      for (const auto& [target, source] : aliases(e)) {
+        pd[target] = pd[source];
+        for (std::size_t i = first; i < last; ++i) directions.parameters[i * np + target] = directions.parameters[i * np + source];
+      }
       initial_(e, pd.data(), y0.data());
       for (std::size_t s = 0; s < n; ++s) {
         y[s] = y0[s].v;
@@ -350,6 +342,11 @@ class DataFit {
     const IntegrateResult solved = solve_sensitivities(model_, method_, y.data(), p.data(), directions, options, observe);
     if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
     return solved.ok();
+  }
+
+  const std::vector<std::pair<std::size_t, std::size_t>>& aliases(std::size_t e) const {
+    static const std::vector<std::pair<std::size_t, std::size_t>> none;
+    return e < parameter_aliases.size() ? parameter_aliases[e] : none;
   }
 
   std::vector<double> times_of(const std::vector<std::size_t>& rows) const {
@@ -388,6 +385,7 @@ class DataFit {
   bool estimate_sigma_;
   GradientMode mode_;
   CheckpointOptions checkpointing_;
+  Noise noise_;
   std::optional<OptionRefusal> refused_;
   std::string invalid_options_;
   std::optional<FitSolveFailure> last_failure_;

@@ -5,6 +5,7 @@
 // for any number of ranks.
 #include <cstddef>
 #include <exception>
+#include <new>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,5 +56,48 @@ void share_results(std::vector<ExperimentResult>& results, const std::vector<std
 // exception (`threw`: this rank's was).
 bool share_rows(std::vector<double>& values, std::size_t width, const std::vector<std::vector<std::size_t>>& rows,
                 const std::vector<bool>& solved, std::size_t& failed, std::string& failure, bool threw);
+
+// solve(e) for each experiment with measurements (rows[e] not empty), in order, until one
+// fails (returns false, `failure` set). Spread over an mpirun's ranks (`spread`), each
+// rank solves its share and every rank then has every experiment's rows of `values`
+// (`width` values a measurement) and the first experiment's failure.
+template <class Solve>
+bool solve_each_experiment(const std::vector<std::vector<std::size_t>>& rows, bool spread, std::vector<double>& values,
+                           std::size_t width, std::string& failure, Solve&& solve) {
+  const std::size_t count = rows.size();
+  std::vector<bool> solved(count, false);
+  std::size_t failed = count;
+  ExperimentResult thrown;  // what a solve here threw, for every rank to throw
+  for (std::size_t e = 0, index = 0; e < count; ++e) {
+    if (rows[e].empty() || (spread && !solves_here(index++))) continue;
+    solved[e] = true;
+    bool solved_ok = false;
+    try {
+      solved_ok = solve(e);
+    } catch (const std::bad_alloc&) {
+      if (!spread) throw;
+      thrown.thrown = ExperimentResult::kOutOfMemory;
+      thrown.thrown_here = std::current_exception();
+    } catch (const std::exception& error) {
+      if (!spread) throw;
+      thrown.thrown = error.what();
+      thrown.thrown_here = std::current_exception();
+    }
+    if (!solved_ok) {
+      failed = e;
+      if (thrown.thrown_here) failure = thrown.thrown;
+      break;
+    }
+  }
+  const std::size_t failed_here = failed;
+  if (spread && share_rows(values, width, rows, solved, failed, failure, bool(thrown.thrown_here))) {
+    if (failed != failed_here) {  // another rank's exception
+      thrown.thrown_here = nullptr;
+      thrown.thrown = failure;
+    }
+    thrown.rethrow();
+  }
+  return failed == count;
+}
 
 }  // namespace backsweep

@@ -9,7 +9,7 @@ namespace backsweep::apps {
 namespace {
 
 template <Model M>
-using ConfigFit = DataFit<M, ConfigObservables, ConfigExperimentInitial>;
+using ConfigFit = DataFit<M, ConfigObservables, ConfigExperimentInitial, ConfigNoise>;
 
 // Each experiment's parameters: the fixed ones at their nominal or overridden values.
 std::vector<std::vector<double>> experiment_parameters(const FitConfig& config) {
@@ -26,7 +26,8 @@ ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& sca
   return ConfigFit<M>(model, sim.method, integrate, ConfigObservables{&config},
                       config.observables.size(), ConfigExperimentInitial{&config},
                       experiment_parameters(config), config.measurements, scaled.parameters,
-                      config.estimate_sigma, config.gradient_mode, config.checkpointing.options);
+                      config.estimate_sigma, config.gradient_mode, config.checkpointing.options,
+                      ConfigNoise{&config});
 }
 
 template <Model M>
@@ -35,6 +36,7 @@ class ModelFitEngine final : public FitEngine {
   ModelFitEngine(const M& model, const FitConfig& config, const Scaled& scaled)
       : model_(std::make_shared<const M>(model)), config_(&config), fit_(make_fit(*model_, config, scaled)) {
     fit_.describe_failure = [&config](const FitSolveFailure& failure) { return describe_failure(config, failure); };
+    for (const FitExperimentConfig& e : config.experiments) fit_.parameter_aliases.push_back(e.aliases);
   }
 
   std::unique_ptr<FitEngine> clone() const override { return std::make_unique<ModelFitEngine>(*this); }
@@ -48,6 +50,9 @@ class ModelFitEngine final : public FitEngine {
   bool predict(const std::vector<double>& theta, std::vector<double>& predictions,
                std::string& failure) const override {
     return fit_.predict(theta, predictions, failure);
+  }
+  bool predict_rows(const std::vector<double>& theta, std::vector<double>& rows, std::string& failure) const override {
+    return fit_.predict_rows(theta, rows, failure);
   }
   bool trajectories(const std::vector<double>& theta, FitReport& report, std::string& failure) const override {
     const FitConfig& config = *config_;

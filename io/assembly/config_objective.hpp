@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "adjoint/objective.hpp"
+#include "fit/data_fit.hpp"
 #include "io/assembly/fit_config.hpp"
 #include "io/assembly/gradient_config.hpp"
 
@@ -147,11 +148,34 @@ struct ConfigExperimentInitial {
   template <class T>
   void operator()(std::size_t e, const T* p, T* y0) const {
     const FitExperimentConfig& experiment = config->experiments[e];
+    const auto* formulas = e < config->experiment_initial.size() ? &config->experiment_initial[e] : nullptr;
     for (std::size_t i = 0; i < experiment.initial_state.size(); ++i) {
       const auto& expression = config->simulate.initial_expressions[i];
-      y0[i] = !experiment.initial_overridden[i] && expression ? expression->evaluate(p)
-                                                                : T(experiment.initial_state[i]);
+      if (formulas && i < formulas->size() && (*formulas)[i]) y0[i] = (*formulas)[i]->evaluate(p);
+      else y0[i] = !experiment.initial_overridden[i] && expression ? expression->evaluate(p)
+                                                                   : T(experiment.initial_state[i]);
     }
+  }
+};
+
+// Fit configs: a measurement's misfit. An observable with a noise formula (PEtab's) gives
+// the measurement's whole negative log-likelihood under its noise model; the others are
+// Gaussian of the data's sigma (GaussianNoise).
+struct ConfigNoise {
+  const FitConfig* config;
+  template <class T>
+  T operator()(const Measurement& m, const T& h, const T& t, const T* y, const T* p, double sigma) const {
+    const FitObservable& o = config->observables[m.observable];
+    if (!o.noise) return GaussianNoise{}(m, h, t, y, p, sigma);
+    return o.noise_model.negative_log_likelihood(h, m.value, evaluate_at(*o.noise, t, y, p));
+  }
+  double constant(const Measurement& m, double sigma) const {
+    return config->observables[m.observable].noise ? 0.0 : GaussianNoise{}.constant(m, sigma);
+  }
+  double residual(const Measurement& m, double h, double t, const double* y, const double* p, double sigma) const {
+    const FitObservable& o = config->observables[m.observable];
+    if (!o.noise) return GaussianNoise{}.residual(m, h, t, y, p, sigma);
+    return o.noise_model.residual(h, m.value, evaluate_at(*o.noise, t, y, p));
   }
 };
 

@@ -12,7 +12,22 @@ FitConfig assemble_fit(FitSpec spec) {
   static_cast<FitSettings&>(config) = std::move(static_cast<FitSettings&>(spec));
   config.simulate = assemble_simulate(std::move(spec.simulate));
   const ExpressionScope scope = expression_scope(config.simulate);
-  for (const ObservableSpec& o : spec.observables) config.observables.push_back({o.name, parse_formula(o.formula, scope)});
+  for (const ObservableSpec& o : spec.observables) {
+    FitObservable& observable = config.observables.emplace_back(o.name, parse_formula(o.formula, scope));
+    if (o.noise) observable.noise = parse_formula(*o.noise, scope);
+    observable.noise_model = o.noise_model;
+  }
+  std::optional<ExpressionScope> of_parameters;  // only where an experiment has initial formulas (never on a grid)
+  for (const FitExperimentConfig& e : config.experiments) {
+    auto& initial = config.experiment_initial.emplace_back();
+    for (const auto& formula : e.initial_formulas) {
+      if (formula && !of_parameters) {
+        of_parameters.emplace(config.simulate.parameter_names);
+        for (const NamedConstant& c : config.simulate.constants) of_parameters->add_constant(c.name, c.value);
+      }
+      initial.push_back(formula ? std::optional(parse_formula(*formula, *of_parameters)) : std::nullopt);
+    }
+  }
   return config;
 }
 

@@ -1,6 +1,7 @@
 #pragma once
 // A fit config built for the engine: its simulate sections (simulate_config.hpp) and its
 // observables' formulas parsed in the config's scope.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,11 +14,15 @@ namespace backsweep {
 struct FitObservable {
   std::string name;
   Expression formula;  // of t, the states, the parameters (expression_scope)
+  std::optional<Expression> noise;  // PEtab's sigma, of the same; none: the data's
+  NoiseModel noise_model;
 };
 
 struct FitConfig : FitSettings {
   SimulateConfig simulate;
   std::vector<FitObservable> observables;
+  // Per experiment, per state (or empty): experiments[e].initial_formulas parsed.
+  std::vector<std::vector<std::optional<Expression>>> experiment_initial;
 };
 
 FitConfig assemble_fit(FitSpec spec);

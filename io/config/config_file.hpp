@@ -14,6 +14,9 @@ struct ConfigFile {
   std::string path;
   toml::table document;
   std::vector<std::string> overrides;  // KEY=VALUE, applied: a config error in one names it
+  // A PEtab problem (a .yaml file): `document` holds only the overrides, and the commands
+  // read the problem from `path` (apps/petab_commands.hpp).
+  bool petab = false;
 
   // A fit config: [data] and no [objective].
   bool is_fit() const { return document.contains("data") && !document.contains("objective"); }

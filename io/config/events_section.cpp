@@ -75,9 +75,8 @@ void read_condition(const TomlSection& entry, const ExpressionScope& scope, Even
   else entry.fail("direction", "must be \"up\", \"down\" or \"either\"");
 }
 
-// An SBML model's events, once the run's interval is known: one at a time of the
-// parameters happens where that time falls in (time.start, time.end] at their values
-// (at a fixed time where it reads none), and not at all elsewhere.
+}  // namespace
+
 std::vector<EventSpec> model_events(const SimulateSpec& config) {
   std::vector<EventSpec> events;
   if (config.events.empty()) return events;
@@ -106,8 +105,6 @@ std::vector<EventSpec> model_events(const SimulateSpec& config) {
   }
   return events;
 }
-
-}  // namespace
 
 std::vector<EventSpec> read_events(const TomlSection& root, const SimulateSpec& config) {
   std::vector<EventSpec> events = model_events(config);

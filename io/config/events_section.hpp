@@ -13,4 +13,9 @@ namespace backsweep::detail {
 // where no event can run: a model on a grid, a SUNDIALS method, a backend other than cpu.
 std::vector<EventSpec> read_events(const TomlSection& root, const SimulateSpec& config);
 
+// An SBML model's events (config.events), once the run's interval is known: one at a time
+// of the parameters happens where that time falls in (time.start, time.end] at their
+// values (at a fixed time where it reads none), and not at all elsewhere.
+std::vector<EventSpec> model_events(const SimulateSpec& config);
+
 }  // namespace backsweep::detail

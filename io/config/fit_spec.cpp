@@ -104,8 +104,8 @@ void read_estimates(const TomlSection& root, FitSpec& config) {
     if (!(p.lower < p.upper)) entry.fail("upper", "must be greater than lower");
     const std::string scale = entry.string("scale", "lin");
     if (scale != "lin" && scale != "log10") entry.fail("scale", "must be lin or log10");
-    p.log10 = scale == "log10";
-    if (p.log10 && !(p.lower > 0.0)) entry.fail("lower", "must be > 0 with scale = \"log10\"");
+    p.scale = scale == "log10" ? ParameterScale::log10 : ParameterScale::lin;
+    if (p.scale == ParameterScale::log10 && !(p.lower > 0.0)) entry.fail("lower", "must be > 0 with scale = \"log10\"");
     for (std::size_t i = p.index; i < p.index + p.points; ++i)
       if (sim.parameters[i] < p.lower || sim.parameters[i] > p.upper)
         entry.fail("lower", "the nominal value " + std::to_string(sim.parameters[i]) + " of '" +
@@ -143,7 +143,9 @@ void read_observables(const TomlSection& root, FitSpec& config) {
     for (const ObservableSpec& other : config.observables)
       if (other.name == name) entry.fail("name", "observable '" + name + "' is defined twice");
     if (!entry.has("formula")) entry.fail("formula", "is required");
-    config.observables.push_back({name, detail::read_formula(entry, "formula", scope)});
+    ObservableSpec& observable = config.observables.emplace_back();
+    observable.name = name;
+    observable.formula = detail::read_formula(entry, "formula", scope);
   }
 }
 
@@ -167,13 +169,13 @@ void read_experiments(const TomlSection& root, FitSpec& config) {
   const std::vector<TomlSection> entries = table_array(root, "experiments");
   const std::vector<bool> none(sim.state_names.size(), false);
   if (entries.empty()) {
-    config.experiments.push_back({"default", sim.initial_state, sim.parameters, none});
+    config.experiments.push_back({"default", sim.initial_state, sim.parameters, none, {}, {}});
     return;
   }
   for (const TomlSection& entry : entries) {
     entry.reject_unknown_keys({"id", "initial", "parameters"});
     if (!entry.has("id")) entry.fail("id", "is required");
-    FitExperimentConfig experiment{entry.string("id", ""), sim.initial_state, sim.parameters, none};
+    FitExperimentConfig experiment{entry.string("id", ""), sim.initial_state, sim.parameters, none, {}, {}};
     if (experiment.id.empty()) entry.fail("id", "must not be empty");
     for (const auto& other : config.experiments)
       if (other.id == experiment.id) entry.fail("id", "experiment '" + experiment.id + "' is defined twice");

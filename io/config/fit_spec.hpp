@@ -4,12 +4,16 @@
 // [optimizer] and [checkpointing] (docs/config.md). The measurements are read from the
 // CSV file [data] names, relative to the config file's folder. The observables are
 // formulas, checked here; io/assembly/fit_config.hpp parses them for the engine.
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/gradient_problem.hpp"
+#include "fit/estimated_parameter.hpp"
 #include "fit/field_regularization.hpp"
+#include "fit/noise_model.hpp"
 #include "fit/multistart.hpp"
 #include "io/config/checkpointing_config.hpp"
 #include "io/config/measurements.hpp"
@@ -27,7 +31,7 @@ struct FitParameter {
   std::string name;
   std::size_t index = 0;  // in the model's parameters
   double nominal = 0.0, lower = 0.0, upper = 0.0;  // linear space (a field's: at point 0)
-  bool log10 = false;     // the optimiser works in log10 of the value
+  ParameterScale scale = ParameterScale::lin;  // the optimiser's
   bool estimate = true;   // false: held at the nominal value
   bool field = false;
   std::size_t points = 1;              // a field's: the grid's points
@@ -37,6 +41,10 @@ struct FitParameter {
 struct ObservableSpec {
   std::string name;
   Formula formula;  // of t, the states, the parameters (expression_scope)
+  // A PEtab observable's noise: its sigma as a formula like `formula`'s, and its
+  // transformation and distribution (none: Gaussian, of the sigma the data give).
+  std::optional<Formula> noise;
+  NoiseModel noise_model;
 };
 
 struct FitExperimentConfig {
@@ -45,6 +53,12 @@ struct FitExperimentConfig {
   // Per state: the experiment gives its initial value; otherwise [initial] does (a
   // number, or an expression of the parameters: simulate.initial_formulas).
   std::vector<bool> initial_overridden;
+  // Per state (or empty): an initial value the experiment gives as a formula of the
+  // parameters (a PEtab condition's parameter id), in place of the number.
+  std::vector<std::optional<Formula>> initial_formulas;
+  // (target, source): the experiment's parameter target takes source's value (DataFit's
+  // parameter_aliases).
+  std::vector<std::pair<std::size_t, std::size_t>> aliases;
 };
 
 // What a fit config says beyond its model and its observables' formulas.

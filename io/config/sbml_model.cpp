@@ -50,6 +50,12 @@ class SbmlReader {
       }
     }
     for (unsigned i = 0; i < model_.getNumEvents(); ++i) out.events.push_back(event(*model_.getEvent(i), i));
+    for (const std::string& id : order_) {
+      try {
+        out.symbols[id] = dynamic(id);
+      } catch (const SbmlMathError&) {  // absent: refused where an equation reads it
+      }
+    }
     return out;
   }
 

@@ -11,6 +11,7 @@
 // compartment's size when it is a concentration. What is not taken (delays, algebraic
 // rules, fast reactions, events with delays, variable stoichiometry, required packages)
 // is refused naming the element's id and what it is.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct SbmlModel {
   std::vector<Formula> equations;                          // per state
   std::vector<Formula> initial;                            // per state: of the parameters
   std::vector<EventSpec> events;
+  // Every SBML id as an expression reads it: its name, or an assignment rule's formula
+  // (PEtab's formulas name the model's ids). An id whose formula is not taken is absent.
+  std::map<std::string, std::string> symbols;
 };
 
 // Throws ConfigError at the file (and the element's line) on a file libSBML cannot read

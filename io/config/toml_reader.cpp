@@ -10,6 +10,7 @@
 #include "io/config/config_file.hpp"
 #include "io/config/config_overrides.hpp"
 #include "io/config/detail/joined.hpp"
+#include "io/config/petab_problem.hpp"
 
 namespace backsweep::detail {
 
@@ -301,12 +302,17 @@ namespace {
 
 ConfigFile with_overrides(std::string path, toml::table document, std::vector<std::string> overrides) {
   for (const std::string& assignment : overrides) detail::apply_override(document, assignment);
-  return {std::move(path), std::move(document), std::move(overrides)};
+  return {std::move(path), std::move(document), std::move(overrides), false};
 }
 
 }  // namespace
 
 ConfigFile read_config_file(const std::string& path, std::vector<std::string> overrides) {
+  if (is_petab_file(path)) {
+    ConfigFile file = with_overrides(path, toml::table{}, std::move(overrides));
+    file.petab = true;
+    return file;
+  }
   return with_overrides(path, detail::parse_toml_file(path), std::move(overrides));
 }
 

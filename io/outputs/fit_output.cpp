@@ -59,11 +59,14 @@ std::vector<std::string> estimated_names(const FitReport& r) {
 }
 
 // The covariance of the estimated parameters in their own units (the delta method: a
-// log10-scaled p = 10^s has dp/ds = p ln 10), and their correlation.
+// log10-scaled p = 10^s has dp/ds = p ln 10, a log-scaled p = e^s dp/ds = p), and their
+// correlation.
 std::pair<std::vector<double>, std::vector<double>> linear_covariance(const FitReport& r) {
   std::vector<double> slope;
   for (std::size_t i = 0; i < r.values.size(); ++i)
-    if (r.estimated[i] != 0.0) slope.push_back(r.scales[i] == "log10" ? r.values[i] * std::log(10.0) : 1.0);
+    if (r.estimated[i] != 0.0) slope.push_back(r.scales[i] == "log10" ? r.values[i] * std::log(10.0)
+                      : r.scales[i] == "log"   ? r.values[i]
+                                               : 1.0);
   const std::size_t q = slope.size();
   if (r.covariance.size() != q * q) return {};  // none computed (a fit with a parameter field)
   std::vector<double> covariance(q * q), correlation(q * q);

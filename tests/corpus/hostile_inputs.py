@@ -84,6 +84,22 @@ dir = "out"
 
 DIR, FIFO = object(), object()  # special file contents: a directory, a named pipe
 
+# A PEtab problem: the suite's case v1.0.0/0001, its files as text.
+PETAB_CASE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "petab", "test-suite", "v1.0.0", "sbml", "0001")
+PETAB = {name.lstrip("_").replace("0001", "p"): open(os.path.join(PETAB_CASE, name)).read()
+         for name in ("_0001.yaml", "_conditions.tsv", "_measurements.tsv", "_observables.tsv", "_parameters.tsv",
+                      "_model.xml")}
+for table in ("conditions.tsv", "measurements.tsv", "observables.tsv", "parameters.tsv", "model.xml"):
+    PETAB["p.yaml"] = PETAB["p.yaml"].replace("_" + table, table)  # its files as renamed here
+ALGEBRAIC = '<listOfRules><algebraicRule><math xmlns="http://www.w3.org/1998/Math/MathML"><apply><minus/><ci> A </ci><ci> B </ci></apply></math></algebraicRule></listOfRules>'
+
+
+def petab(**changes):  # the PEtab problem with some of its files replaced
+    files = dict(PETAB)
+    for name, edit in changes.items():
+        files[name.replace("_", ".")] = edit(files[name.replace("_", ".")])
+    return files
+
 
 def sub(text, old, new):
     assert old in text, old
@@ -305,6 +321,24 @@ CASES = [
     C("when_without_direction", S, 2, "cfg.toml:", "'events.direction'", "is required with when",
       cfg=BASE + EVENT.replace("at = 0.5", 'when = "x - 2"')),
     C("when_and_at", S, 2, "cfg.toml:", "'events.when'", "not both", cfg=BASE + EVENT.replace("at = 0.5", 'at = 0.5\nwhen = "x"')),
+    # PEtab problems (issue 58): the table's file, row and column, or the SBML element.
+    C("petab_missing_column", "simulate p.yaml", 2, "measurements.tsv:1:", "measurement",
+      files=petab(measurements_tsv=lambda t: t.replace("\tmeasurement", "\tvalue"))),
+    C("petab_unknown_id_in_formula", "gradient p.yaml", 2, "observables.tsv:2:", "observableFormula", "nope",
+      files=petab(observables_tsv=lambda t: t.replace("obs_a\tA\t", "obs_a\tA + nope\t"))),
+    C("petab_condition_unknown_species", "simulate p.yaml", 2, "conditions.tsv:", "'Z'",
+      files=petab(conditions_tsv=lambda t: "conditionId\tZ\nc0\t1\n")),
+    C("petab_log_scale_nonpositive_bound", "simulate p.yaml", 2, "parameters.tsv:3:", "lowerBound",
+      files=petab(parameters_tsv=lambda t: t.replace("b0\tlin\t0", "b0\tlog10\t0"))),
+    C("petab_log_transform_nonpositive_measurement", "simulate p.yaml", 2, "measurements.tsv:3:", "'measurement'", "> 0",
+      files=petab(observables_tsv=lambda t: "observableId\tobservableFormula\tnoiseFormula\tobservableTransformation\n"
+                                              "obs_a\tA\t0.5\tlog\n",
+                  measurements_tsv=lambda t: t.replace("0.1", "-0.1"))),
+    C("petab_sbml_malformed", "simulate p.yaml", 2, "model.xml",
+      files=petab(model_xml=lambda t: t[: len(t) // 2])),
+    C("petab_sbml_not_taken", "simulate p.yaml", 2, "model.xml:", "algebraic rules are not taken",
+      files=petab(model_xml=lambda t: t.replace("<listOfReactions>", ALGEBRAIC + "<listOfReactions>"))),
+    C("petab_fit_not_yet", "fit p.yaml", 2, "p.yaml", "not taken yet", files=PETAB),
 ]
 
 

@@ -79,7 +79,7 @@ DataFit<models::LotkaVolterra, Counts, StartAtOne> make_fit(const models::LotkaV
   options.rtol = 1e-8;
   options.atol = 1e-10;
   std::vector<EstimatedParameter> estimated;
-  for (std::size_t j = 0; j < 4; ++j) estimated.push_back({j, log10});
+  for (std::size_t j = 0; j < 4; ++j) estimated.push_back({j, log10 ? ParameterScale::log10 : ParameterScale::lin});
   return {model, tableaux::dopri5, options, Counts{}, 2, StartAtOne{}, {kTruth}, std::move(data),
           estimated, estimate_sigma, adjoint ? GradientMode::adjoint : GradientMode::tangent,
           CheckpointOptions{}};
@@ -159,7 +159,7 @@ void check_spread(const M& model, Observables observables, std::size_t observabl
   std::vector<EstimatedParameter> estimated;
   std::vector<double> lower, upper;
   for (std::size_t j = 0; j < q; ++j) {
-    estimated.push_back({j, false});
+    estimated.push_back({j, ParameterScale::lin});
     lower.push_back(0.7 * truth[j]);
     upper.push_back(1.4 * truth[j]);
   }

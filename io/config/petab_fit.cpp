@@ -1,0 +1,358 @@
+#include "io/config/petab_fit.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <functional>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "io/config/events_section.hpp"
+#include "io/config/expression_reader.hpp"
+#include "io/config/sbml_model.hpp"
+#include "models/expression.hpp"
+
+namespace backsweep {
+
+namespace {
+
+bool identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// PEtab's math in our syntax: each identifier replaced by what `lookup` gives (unchanged
+// where it gives nothing), `**` as `^`; numbers (1e-3) are left whole.
+std::string rewritten(const std::string& text, const std::function<std::optional<std::string>(const std::string&)>& lookup) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
+      std::size_t j = i;
+      while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.')) ++j;
+      if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
+        std::size_t k = j + 1;
+        if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
+        if (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) {
+          j = k;
+          while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
+        }
+      }
+      out.append(text, i, j - i);
+      i = j;
+    } else if (identifier_start(c)) {
+      std::size_t j = i;
+      while (j < text.size() && identifier_char(text[j])) ++j;
+      const std::string id = text.substr(i, j - i);
+      const auto replacement = lookup(id);
+      out += replacement ? *replacement : id;
+      i = j;
+    } else if (c == '*' && i + 1 < text.size() && text[i + 1] == '*') {
+      out += '^';
+      i += 2;
+    } else {
+      out += c;
+      ++i;
+    }
+  }
+  return out;
+}
+
+bool is_number(const std::string& text, double& value) {
+  if (text.empty()) return false;
+  char* end = nullptr;
+  value = std::strtod(text.c_str(), &end);
+  return end == text.c_str() + text.size();
+}
+
+class PetabTranslator {
+ public:
+  explicit PetabTranslator(const PetabProblem& problem) : problem_(problem) {}
+
+  PetabFit translate() {
+    read_model();
+    read_parameters();
+    read_measurements();
+    return std::move(out_);
+  }
+
+ private:
+  SimulateSpec& sim() { return out_.fit.simulate; }
+
+  void read_model() {
+    SbmlModel sbml = read_sbml_model(problem_.sbml_file);
+    if (sbml.state_names.empty())
+      throw ConfigError({problem_.sbml_file}, "model",
+                        "the model has no species, compartment or parameter that changes: nothing to simulate");
+    SimulateSpec& s = sim();
+    s.file = problem_.file;
+    s.model = "expression";
+    s.kind = ModelKind::equations;
+    s.sbml_file = problem_.sbml_file;
+    s.state_names = std::move(sbml.state_names);
+    s.parameter_names = std::move(sbml.parameter_names);
+    s.parameters = std::move(sbml.parameters);
+    s.equations = std::move(sbml.equations);
+    s.initial_formulas.assign(sbml.initial.begin(), sbml.initial.end());
+    s.events = std::move(sbml.events);
+    s.method_name = "sdirk4";  // L-stable and adaptive: stiff or not
+    s.integrate.rtol = 1e-8;   // the peers' defaults for PEtab problems
+    s.integrate.atol = 1e-12;
+    s.output_dir = "out/" + std::filesystem::path(problem_.file).stem().string();
+    symbols_ = std::move(sbml.symbols);
+    for (const auto& [id, text] : symbols_) taken_.insert(text);
+  }
+
+  std::optional<std::size_t> parameter_index(const std::string& name) const {
+    const auto& names = out_.fit.simulate.parameter_names;
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) return std::nullopt;
+    return std::size_t(it - names.begin());
+  }
+  std::optional<std::size_t> state_index(const std::string& name) const {
+    const auto& names = out_.fit.simulate.state_names;
+    const auto it = std::find(names.begin(), names.end(), name);
+    if (it == names.end()) return std::nullopt;
+    return std::size_t(it - names.begin());
+  }
+  // What an id reads as in our expressions: a model symbol's text, a PEtab parameter's name.
+  std::optional<std::string> symbol(const std::string& id) const {
+    if (id == "time") return std::string("t");
+    const auto it = symbols_.find(id);
+    if (it != symbols_.end()) return it->second;
+    return std::nullopt;
+  }
+
+  // Each parameter of the table: a model parameter takes its nominal value; the others
+  // (observable, noise and condition parameters) are added to the model's.
+  void read_parameters() {
+    for (const PetabParameter& p : problem_.parameters) {
+      std::optional<std::size_t> index;
+      if (const auto known = symbol(p.id)) {
+        index = parameter_index(*known);
+        if (!index)
+          throw ConfigError(p.at, "parameterId", "'" + p.id + "' is a species or a changing quantity of the model, "
+                                                  "not a parameter");
+      } else {
+        std::string name = p.id;
+        while (name == "t" || is_reserved_expression_name(name) || taken_.count(name)) name += "_";
+        taken_.insert(name);
+        symbols_[p.id] = name;
+        index = sim().parameter_names.size();
+        sim().parameter_names.push_back(name);
+        sim().parameters.push_back(NAN);
+      }
+      if (std::isfinite(p.nominal)) sim().parameters[*index] = p.nominal;
+      else if (!p.estimate || std::isnan(sim().parameters[*index]))
+        throw ConfigError(p.at, "nominalValue", "'" + p.id + "' needs a nominal value");
+      if (!p.estimate) continue;
+      if (!p.prior.empty())
+        throw ConfigError(p.at, problem_.format == 2 ? "priorDistribution" : "objectivePriorType",
+                          "'" + p.id + "': objective priors are not taken yet");
+      FitParameter fit;
+      fit.name = p.id;  // outputs name it as the problem does
+      fit.index = *index;
+      fit.nominal = sim().parameters[*index];
+      fit.lower = p.lower;
+      fit.upper = p.upper;
+      fit.scale = p.scale == "log10" ? ParameterScale::log10 : p.scale == "log" ? ParameterScale::log : ParameterScale::lin;
+      if (!(fit.lower < fit.upper)) throw ConfigError(p.at, "upperBound", "must be greater than lowerBound");
+      out_.fit.parameters.push_back(fit);
+    }
+  }
+
+  // The experiment of a measurement row: its conditions applied to the model's values.
+  std::size_t experiment_of(const PetabMeasurement& m) {
+    if (!m.preequilibration.empty())
+      throw ConfigError(m.at, "preequilibrationConditionId", "pre-equilibration is not taken yet");
+    std::vector<std::string> conditions;
+    std::string id = m.condition;
+    if (problem_.format == 2) {
+      id = m.experiment;
+      if (!id.empty()) {
+        const auto e = std::find_if(problem_.experiments.begin(), problem_.experiments.end(),
+                                    [&](const PetabExperiment& x) { return x.id == id; });
+        if (e == problem_.experiments.end()) throw ConfigError(m.at, "experimentId", "unknown experiment '" + id + "'");
+        if (e->periods.size() != 1 || !std::isfinite(e->periods[0].time))
+          throw ConfigError(e->periods.empty() ? m.at : e->periods[0].at, "time",
+                            "experiment '" + id + "': pre-equilibration and experiments of several periods are not taken yet");
+        conditions = e->periods[0].conditions;
+        if (start_ && *start_ != e->periods[0].time)
+          throw ConfigError(e->periods[0].at, "time", "experiments that start at different times are not taken yet");
+        start_ = e->periods[0].time;
+      }
+    } else {
+      conditions = {m.condition};
+    }
+    const auto known = experiment_index_.find(id);
+    if (known != experiment_index_.end()) return known->second;
+    const std::size_t n = sim().state_names.size();
+    FitExperimentConfig experiment{id.empty() ? "default" : id, std::vector<double>(n, NAN), sim().parameters,
+                                   std::vector<bool>(n, false), std::vector<std::optional<Formula>>(n), {}};
+    for (const std::string& c : conditions) {
+      const PetabCondition* condition = problem_.find_condition(c);
+      if (!condition) throw ConfigError(m.at, problem_.format == 2 ? "experimentId" : "simulationConditionId",
+                                        "unknown condition '" + c + "'");
+      for (const PetabConditionChange& change : condition->changes) apply(change, experiment);
+    }
+    experiment_index_[id] = out_.fit.experiments.size();
+    out_.fit.experiments.push_back(std::move(experiment));
+    return experiment_index_[id];
+  }
+
+  void apply(const PetabConditionChange& change, FitExperimentConfig& experiment) {
+    double number = NAN;
+    const bool numeric = is_number(change.value, number);
+    if (change.value.empty() || (numeric && std::isnan(number))) return;  // unchanged
+    const auto name = symbol(change.target);
+    if (!name) throw ConfigError(change.at, change.target, "is not an id of the model or the parameter table");
+    const std::string text = rewritten(change.value, [this](const std::string& id) { return symbol(id); });
+    if (const auto p = parameter_index(*name)) {
+      if (numeric) {
+        experiment.parameters[*p] = number;
+      } else if (const auto source = parameter_index(text)) {
+        experiment.aliases.emplace_back(*p, *source);
+      } else {
+        throw ConfigError(change.at, change.target, "a condition that sets a parameter to a formula ('" + change.value +
+                                                         "') is not taken yet: give a number or a parameter id");
+      }
+    } else if (const auto s = state_index(*name)) {
+      if (numeric) {
+        experiment.initial_state[*s] = number;
+        experiment.initial_overridden[*s] = true;
+      } else {
+        experiment.initial_formulas[*s] = Formula{text, change.at, change.target};
+      }
+    } else {
+      throw ConfigError(change.at, change.target, "is an assignment rule's target: a condition cannot set it");
+    }
+  }
+
+  // The row's override of placeholder k: a number, or a parameter's name.
+  std::string override_text(const PetabMeasurement& m, const std::vector<std::string>& values, std::size_t k,
+                            const char* column) const {
+    if (k >= values.size() || values[k].empty())
+      throw ConfigError(m.at, column, "gives no value for placeholder " + std::to_string(k + 1) + " of observable '" +
+                                          m.observable + "'");
+    double number = 0.0;
+    if (is_number(values[k], number)) return "(" + values[k] + ")";
+    if (const auto name = symbol(values[k])) return *name;
+    throw ConfigError(m.at, column, "'" + values[k] + "' is neither a number nor an id of the parameter table");
+  }
+
+  // A formula of observable o with the row's placeholders in place.
+  std::string placed(const PetabObservable& o, const PetabMeasurement& m, const std::string& text,
+                     const std::vector<std::string>& placeholders, const std::vector<std::string>& values,
+                     const char* prefix, const char* column) const {
+    return rewritten(text, [&](const std::string& id) -> std::optional<std::string> {
+      std::size_t k = placeholders.size();
+      if (!placeholders.empty()) {
+        k = std::size_t(std::find(placeholders.begin(), placeholders.end(), id) - placeholders.begin());
+      } else if (const std::size_t n = std::string_view(prefix).size();
+                 id.rfind(prefix, 0) == 0 && id.size() > n + o.id.size() + 1 &&
+                 std::isdigit(static_cast<unsigned char>(id[n])) &&
+                 id.compare(id.size() - o.id.size() - 1, std::string::npos, "_" + o.id) == 0) {
+        k = std::size_t(std::stoul(id.substr(n))) - 1;  // prefix<k+1>_<id>
+        return override_text(m, values, k, column);
+      }
+      if (k < placeholders.size()) return override_text(m, values, k, column);
+      return symbol(id);
+    });
+  }
+
+  std::size_t observable_of(const PetabMeasurement& m) {
+    const PetabObservable* o = problem_.find_observable(m.observable);
+    if (!o) throw ConfigError(m.at, "observableId", "unknown observable '" + m.observable + "'");
+    const std::string formula = placed(*o, m, o->formula, o->observable_placeholders, m.observable_parameters,
+                                       "observableParameter", "observableParameters");
+    // The noise formula may read the observable itself.
+    const std::string noise = rewritten(
+        placed(*o, m, o->noise_formula, o->noise_placeholders, m.noise_parameters, "noiseParameter", "noiseParameters"),
+        [&](const std::string& id) -> std::optional<std::string> {
+          if (id == o->id) return "(" + formula + ")";
+          return std::nullopt;
+        });
+    const std::string key = o->id + '\n' + formula + '\n' + noise;
+    const auto known = observable_index_.find(key);
+    if (known != observable_index_.end()) return known->second;
+    ObservableSpec spec;
+    spec.name = o->id;
+    spec.formula = Formula{formula, o->at, "observableFormula"};
+    spec.noise = Formula{noise, o->at, "noiseFormula"};
+    spec.noise_model.transformation = o->transformation == "log10" ? Transformation::log10
+                                      : o->transformation == "log" ? Transformation::log
+                                                                   : Transformation::lin;
+    spec.noise_model.distribution = o->distribution == "laplace" ? NoiseDistribution::laplace : NoiseDistribution::normal;
+    const ExpressionScope scope = expression_scope(sim());
+    parse_formula(spec.formula, scope);  // an unknown id is refused at the observable's row
+    parse_formula(*spec.noise, scope);
+    observable_index_[key] = out_.fit.observables.size();
+    out_.fit.observables.push_back(std::move(spec));
+    return observable_index_[key];
+  }
+
+  void read_measurements() {
+    std::vector<std::pair<Measurement, std::size_t>> rows;
+    double t1 = -INFINITY;
+    for (std::size_t r = 0; r < problem_.measurements.size(); ++r) {
+      const PetabMeasurement& m = problem_.measurements[r];
+      if (!std::isfinite(m.time))
+        throw ConfigError(m.at, "time", "steady-state measurements (time inf) are not taken yet");
+      Measurement row;
+      row.experiment = experiment_of(m);
+      row.observable = observable_of(m);
+      row.time = m.time;
+      row.value = m.value;
+      row.sigma = NAN;  // the noise formula gives it
+      if (out_.fit.observables[row.observable].noise_model.transformation != Transformation::lin && !(m.value > 0.0))
+        throw ConfigError(m.at, "measurement", "must be > 0 for observable '" + m.observable + "' on a " +
+                                                   std::string(to_string(out_.fit.observables[row.observable]
+                                                                             .noise_model.transformation)) + " scale");
+      t1 = std::max(t1, m.time);
+      rows.emplace_back(row, r);
+    }
+    if (rows.empty()) throw ConfigError({problem_.file}, "measurement_files", "the problem has no measurements");
+    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.first.experiment != b.first.experiment ? a.first.experiment < b.first.experiment
+                                                      : a.first.time < b.first.time;
+    });
+    for (const auto& [row, r] : rows) {
+      out_.fit.measurements.push_back(row);
+      out_.rows.push_back(r);
+    }
+    IntegrateOptions& o = sim().integrate;
+    o.t0 = start_.value_or(0.0);
+    o.t1 = t1 > o.t0 ? t1 : o.t0 + 1.0;
+    sim().initial_state.resize(sim().state_names.size());
+    evaluate_initial_state();
+    sim().events = detail::model_events(sim());
+  }
+
+  // The model's initial values at the parameters' nominal values (each experiment's
+  // numbers; formulas are evaluated at the run's parameters).
+  void evaluate_initial_state() {
+    ExpressionScope scope(sim().parameter_names);
+    for (std::size_t i = 0; i < sim().state_names.size(); ++i) {
+      const double value = parse_formula(*sim().initial_formulas[i], scope).evaluate(sim().parameters.data());
+      sim().initial_state[i] = value;
+      for (FitExperimentConfig& e : out_.fit.experiments)
+        if (!e.initial_overridden[i]) e.initial_state[i] = value;
+    }
+  }
+
+  const PetabProblem& problem_;
+  PetabFit out_;
+  std::map<std::string, std::string> symbols_;  // PEtab id -> its text in our expressions
+  std::set<std::string> taken_;
+  std::map<std::string, std::size_t> experiment_index_, observable_index_;
+  std::optional<double> start_;  // format 2: the experiments' start
+};
+
+}  // namespace
+
+PetabFit petab_fit_spec(const PetabProblem& problem) { return PetabTranslator(problem).translate(); }
+
+}  // namespace backsweep
