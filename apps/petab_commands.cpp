@@ -91,13 +91,12 @@ void write_simulations(const std::string& path, const PetabProblem& problem, con
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-int petab_simulate(const LoadedPetab& loaded, CommandIO& io) {
+// Each command runs the problem's fit engine at the nominal point.
+int petab_simulate(const LoadedPetab& loaded, const Scaled& scaled, FitEngine& fit, CommandIO& io) {
   const FitConfig& config = loaded.config;
-  const Scaled scaled = scaled_parameters(config);
-  const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
   std::vector<double> rows;
   std::string failure;
-  if (!fit->predict_rows(scaled.nominal, rows, failure)) {
+  if (!fit.predict_rows(scaled.nominal, rows, failure)) {
     report_error(io.error, config.simulate.file, ": the simulation failed: ", failure);
     return kExitRunFailed;
   }
@@ -122,16 +121,14 @@ int petab_simulate(const LoadedPetab& loaded, CommandIO& io) {
   return kExitOk;
 }
 
-int petab_gradient(const LoadedPetab& loaded, CommandIO& io) {
+int petab_gradient(const LoadedPetab& loaded, const Scaled& scaled, FitEngine& fit, CommandIO& io) {
   const FitConfig& config = loaded.config;
-  const Scaled scaled = scaled_parameters(config);
-  const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
   std::vector<double> gradient;
   std::string failure;
-  const double value = fit->evaluate(scaled.nominal, gradient, failure);
+  const double value = fit.evaluate(scaled.nominal, gradient, failure);
   if (!std::isfinite(value)) {
     report_error(io.error, config.simulate.file, ": the gradient failed: ", failure);
-    return fit->invalid_options().empty() ? kExitRunFailed : kExitBadInput;
+    return fit.invalid_options().empty() ? kExitRunFailed : kExitBadInput;
   }
   io.text() << "llh " << -value << " (" << to_string(config.gradient_mode) << ")\n";
   io.finish({{"llh", -value},
@@ -147,7 +144,9 @@ int run_petab(const ConfigFile& file, CommandIO& io, Command command) {
   if (!loaded) return kExitBadInput;
   Context context;
   loaded->config.simulate.integrate.context = &context;
-  return command(*loaded, io);
+  const Scaled scaled = scaled_parameters(loaded->config);
+  const std::unique_ptr<FitEngine> fit = make_fit_engine(loaded->config, scaled);
+  return command(*loaded, scaled, *fit, io);
 }
 
 }  // namespace

@@ -248,19 +248,25 @@ class PetabTranslator {
                      const std::vector<std::string>& placeholders, const std::vector<std::string>& values,
                      const char* prefix, const char* column) const {
     return rewritten(text, [&](const std::string& id) -> std::optional<std::string> {
-      std::size_t k = placeholders.size();
-      if (!placeholders.empty()) {
-        k = std::size_t(std::find(placeholders.begin(), placeholders.end(), id) - placeholders.begin());
-      } else if (const std::size_t n = std::string_view(prefix).size();
-                 id.rfind(prefix, 0) == 0 && id.size() > n + o.id.size() + 1 &&
-                 std::isdigit(static_cast<unsigned char>(id[n])) &&
-                 id.compare(id.size() - o.id.size() - 1, std::string::npos, "_" + o.id) == 0) {
-        k = std::size_t(std::stoul(id.substr(n))) - 1;  // prefix<k+1>_<id>
-        return override_text(m, values, k, column);
-      }
-      if (k < placeholders.size()) return override_text(m, values, k, column);
+      if (const auto k = placeholder_index(o, id, placeholders, prefix)) return override_text(m, values, *k, column);
       return symbol(id);
     });
+  }
+
+  // Which placeholder `id` is: its place in format 2's list, or format 1's implied
+  // prefix<k+1>_<observable id>; nothing when it is none.
+  static std::optional<std::size_t> placeholder_index(const PetabObservable& o, const std::string& id,
+                                                      const std::vector<std::string>& placeholders, const char* prefix) {
+    if (!placeholders.empty()) {
+      const auto it = std::find(placeholders.begin(), placeholders.end(), id);
+      if (it == placeholders.end()) return std::nullopt;
+      return std::size_t(it - placeholders.begin());
+    }
+    const std::size_t n = std::string_view(prefix).size();
+    if (id.rfind(prefix, 0) != 0 || id.size() <= n + o.id.size() + 1 || !std::isdigit(static_cast<unsigned char>(id[n])) ||
+        id.compare(id.size() - o.id.size() - 1, std::string::npos, "_" + o.id) != 0)
+      return std::nullopt;
+    return std::size_t(std::stoul(id.substr(n))) - 1;
   }
 
   std::size_t observable_of(const PetabMeasurement& m) {
