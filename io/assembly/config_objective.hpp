@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "adjoint/objective.hpp"
-#include "fit/data_fit.hpp"
+#include "fit/noise_model.hpp"
 #include "io/assembly/fit_config.hpp"
 #include "io/assembly/gradient_config.hpp"
 
