@@ -30,8 +30,8 @@ class AdjointSweep {
   AdjointSweep(S& stepper, const GradientProblem<M, Obj>& problem, std::span<const T> p,
                double t_start, double t_end, std::size_t steps)
       : stepper_(stepper), problem_(problem), p_(p), n_(stepper.state_size()),
-        n_user_(backsweep::state_size(problem.model)), np_(p.size()), lambda_(n_, T(0)),
-        step_mu_(np_), mu_(np_), grad_y_(n_user_), grad_p_(np_), scalar_(n_user_, np_),
+        n_user_(backsweep::state_size(problem.model)), np_(p.size()), stepper_np_(stepper.param_size()),
+        lambda_(n_, T(0)), step_mu_(np_), mu_(np_), grad_y_(n_user_), grad_p_(np_), scalar_(n_user_, np_),
         monitor_(problem.monitor, t_start, t_end, steps) {
     for (std::size_t k = 0; k < problem.objective.observation_times.size(); ++k)
       observations_.emplace_back(problem.objective.observation_times[k], k);
@@ -112,7 +112,7 @@ class AdjointSweep {
   BACKSWEEP_INLINE void after_reverse(std::size_t n, const StepInterval& step, const T* y) {
     // One compensated addition per step: the few stage terms of a step are alike in
     // size; it is the long sum over steps that loses digits.
-    mu_.add(stepper_.param_size(), step_mu_.data());
+    mu_.add(stepper_np_, step_mu_.data());
     add_observations(step.t, y);
     check_finite(lambda_.data(), "backward", n, step.t);
     observe(step.t);
@@ -168,9 +168,8 @@ class AdjointSweep {
 
   void check_finite(const T* v, const char* phase, std::size_t step, double t) {
     if (nonfinite_) return;
-    const std::size_t n = stepper_.state_size();
-    const std::size_t component = first_non_finite<A>(n, v);
-    if (component < n) [[unlikely]] {
+    const std::size_t component = first_non_finite<A>(n_, v);
+    if (component < n_) [[unlikely]] {
       nonfinite_ = NonFinite{phase, step, component, t};
       if constexpr (requires { stepper_.linear_failure(); }) nonfinite_->cause = stepper_.linear_failure();
     }
@@ -179,7 +178,8 @@ class AdjointSweep {
   S& stepper_;
   const GradientProblem<M, Obj>& problem_;
   std::span<const T> p_;
-  std::size_t n_, n_user_, np_;
+  // The sizes, read once: behind AnyStepper each ask is a virtual call.
+  std::size_t n_, n_user_, np_, stepper_np_;
   typename A::template vector<T> lambda_, step_mu_;
   CompensatedSum<T, A> mu_;
   typename A::template vector<T> grad_y_, grad_p_;  // the objective's terms, added on the algebra

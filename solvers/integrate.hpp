@@ -93,15 +93,24 @@ class Integration {
   }
 
  private:
+  // A static model's state size (0 for the others).
+  static constexpr std::size_t kStatic = [] {
+    if constexpr (requires { typename S::model_type; })
+      return static_state_size<typename S::model_type>;
+    return std::size_t{0};
+  }();
+
+  // The state's size: a constant for static models, else the one read at the start (a
+  // virtual call each step behind AnyStepper).
+  std::size_t state_size() const {
+    if constexpr (kStatic > 0) return kStatic;
+    else return n_;
+  }
+
   // Small static models step in local arrays, which the compiler keeps in registers; y
   // is written back at the end (and is current whenever the observer sees it).
   template <class Loop>
   IntegrateResult with_local_state(Loop&& loop) {
-    constexpr std::size_t kStatic = [] {
-      if constexpr (requires { typename S::model_type; })
-        return static_state_size<typename S::model_type>;
-      return std::size_t{0};
-    }();
     if constexpr (kStatic > 0 && kStatic <= 16 && host_vectors<A> && runs_in_calling_thread<A>) {
       std::array<T, kStatic> state, next;
       std::copy(y_, y_ + kStatic, state.begin());
@@ -175,7 +184,7 @@ class Integration {
   // Moves the step's result (in next) into y; false if it is not finite.
   BACKSWEEP_INLINE bool accept(const StepInterval& step, std::size_t& steps, T* y, const T* next,
                                bool observe) {
-    const std::size_t n = stepper_.state_size();  // a constant for static models
+    const std::size_t n = state_size();
     const std::size_t component = first_non_finite<A>(n, next);
     if (component < n) [[unlikely]] {
       failed_component_ = component;

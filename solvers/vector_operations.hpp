@@ -192,9 +192,10 @@ BACKSWEEP_HOST_DEVICE double squared_norm(std::size_t n, const T* x) {
 // all are finite. Fast path: one sum of the values (NaN or Inf anywhere makes it
 // non-finite); only then, or for Dual lanes, is x scanned. A long host vector is checked
 // by all_finite instead, whose pass a chain of dependent additions does not hold back.
+// Inlined: called at every step, on states that are often a few numbers long.
 BACKSWEEP_EXEC_CHECK_DISABLE
 template <Algebra A, class T>
-BACKSWEEP_HOST_DEVICE std::size_t first_non_finite(std::size_t n, const T* x) {
+BACKSWEEP_HOST_DEVICE BACKSWEEP_INLINE std::size_t first_non_finite(std::size_t n, const T* x) {
   if constexpr (requires { A::first_non_finite(n, x); }) {
     return A::first_non_finite(n, x);  // an algebra's own scan (solvers/rank_algebra.hpp)
   } else {
