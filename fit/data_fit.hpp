@@ -25,8 +25,8 @@
 #include "adjoint/discrete_adjoint.hpp"
 #include "adjoint/gradient_mode.hpp"
 #include "adjoint/forward_tangent.hpp"
-#include "fit/estimated_parameter.hpp"
 #include "fit/experiment_results.hpp"
+#include "fit/fit_experiments.hpp"
 #include "fit/measurement.hpp"
 #include "fit/noise_model.hpp"
 #include "solvers/method.hpp"
@@ -35,22 +35,26 @@
 
 namespace backsweep {
 
-// Observables: h(o, t, y, p) for observable o; InitialState: initial(e, p, y0) writes the
-// initial state of experiment e, which may depend on the parameters (dJ/dp then includes
-// that path). Both are generic in the scalar type. `parameters` holds each experiment's
-// parameter vector (the estimated entries are replaced by theta).
+// Observables: h(o, t, y, p) for observable o, generic in the scalar type; the
+// experiments' parameters and initial states (which may depend on the parameters: dJ/dp
+// then includes that path) as FitExperiments takes them.
 template <Model M, class Observables, class InitialState, class Noise = GaussianNoise>
-class DataFit {
+class DataFit : public FitExperiments<M, InitialState> {
+  using Base = FitExperiments<M, InitialState>;
+  using Base::model_, Base::method_, Base::integrate_, Base::initial_, Base::parameters_, Base::estimated_;
+  using Base::preequilibrated, Base::settled, Base::start_from, Base::directions, Base::aliases;
+  using typename Base::Slopes;
+
  public:
+  using Base::parameters, Base::preequilibration, Base::start_state;
+
   DataFit(const M& model, const Method& method, const IntegrateOptions& integrate,
           Observables observables, std::size_t observable_count, InitialState initial,
           std::vector<std::vector<double>> parameters, std::vector<Measurement> measurements,
           std::vector<EstimatedParameter> estimated, bool estimate_sigma, GradientMode mode,
           CheckpointOptions checkpointing, Noise noise = {})
-      : model_(model), method_(method), integrate_(integrate), observables_(observables),
-        observable_count_(observable_count), initial_(initial),
-        parameters_(std::move(parameters)),
-        measurements_(std::move(measurements)), estimated_(std::move(estimated)),
+      : Base(model, method, integrate, initial, std::move(parameters), std::move(estimated)),
+        observables_(observables), observable_count_(observable_count), measurements_(std::move(measurements)),
         estimate_sigma_(estimate_sigma), mode_(mode), checkpointing_(checkpointing),
         noise_(std::move(noise)), sigma_(measurements_.size()), rows_(parameters_.size()), count_(observable_count, 0) {
     for (std::size_t k = 0; k < measurements_.size(); ++k) {
@@ -93,20 +97,8 @@ class DataFit {
       std::vector<std::size_t> here;  // this rank's places in the round
       for (std::size_t j = 0; j < results.size(); ++j)
         if (j % ranks_sharing == std::size_t(ranks::rank()) || !spread) here.push_back(j);
-      const auto solve = [&](std::size_t i) {  // throws nothing: what it threw goes to every rank
-        ExperimentResult& result = results[here[i]];
-        try {
-          result = experiment_result(order[first + here[i]], theta);
-        } catch (const std::bad_alloc&) {
-          result.thrown_here = std::current_exception();
-          result.thrown = ExperimentResult::kOutOfMemory;
-        } catch (const std::exception& error) {
-          result.thrown_here = std::current_exception();
-          result.thrown = error.what();
-        } catch (...) {  // RunInterrupted (Ctrl-C in the Python module), which no thread may let out
-          result.thrown_here = std::current_exception();
-          result.thrown = "the run was stopped";
-        }
+      const auto solve = [&](std::size_t i) {
+        results[here[i]] = caught([&] { return experiment_result(order[first + here[i]], theta); });
       };
       if (threaded)
         experiment_loop(here.size(), solve);
@@ -197,8 +189,8 @@ class DataFit {
     return each_experiment(values, 3, failure, [&](std::size_t e) {
       const std::vector<std::size_t>& rows = rows_[e];
       const std::vector<double> p = parameters(e, theta);
-      std::vector<double> y(state_size(model_));
-      initial_(e, p.data(), y.data());
+      std::vector<double> y;
+      if (!start_state(e, theta, y, failure)) return false;
       IntegrateOptions options = integrate_;
       options.output_times = times_of(rows);
       std::size_t next = 0;
@@ -222,20 +214,6 @@ class DataFit {
   // (experiment, t, lambda), the last time first.
   std::function<void(std::size_t, double, const double*)> adjoint_observer;
 
-  // Per experiment, parameters that take another's value: (target, source) pairs, applied
-  // in order once theta is in place (a PEtab condition that maps a model parameter to an
-  // estimated one); dJ/d source gathers dJ/d target.
-  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> parameter_aliases;
-
-  // The experiment's parameter vector with theta in place.
-  std::vector<double> parameters(std::size_t e, const std::vector<double>& theta) const {
-    std::vector<double> p = parameters_[e];
-    for (std::size_t i = 0; i < estimated_.size(); ++i)
-      p[estimated_[i].index] = estimated_[i].to_value(theta[i]);
-    for (const auto& [target, source] : aliases(e)) p[target] = p[source];
-    return p;
-  }
-
  private:
   struct Misfit {
     const DataFit* fit;
@@ -251,9 +229,11 @@ class DataFit {
   struct Initial {
     const DataFit* fit;
     std::size_t experiment;
+    const std::vector<double>* steady;  // the pre-equilibrated start, or null
     template <class T>
     void operator()(const T* p, T* y0) const {
       fit->initial_(experiment, p, y0);
+      if (steady) fit->start_from(experiment, steady->data(), y0);  // its slopes: added by experiment_result
     }
   };
   using MisfitObjective = Objective<NoTerm, NoTerm, Misfit, Initial>;
@@ -266,7 +246,14 @@ class DataFit {
   // Experiment e's misfit and its gradient at the estimated parameters (or its failure).
   ExperimentResult experiment_result(std::size_t e, const std::vector<double>& theta) {
     const std::vector<std::size_t>& rows = rows_[e];
-    MisfitObjective objective{{}, {}, Misfit{this, &rows}, {}, Initial{this, e}};
+    std::vector<double> steady;
+    SensitivityDirections along;  // the steady state's slopes
+    ExperimentResult result;
+    if (std::string why; preequilibrated(e) && !settled(e, theta, Slopes::linear, steady, along, why)) {
+      result.failure = FitSolveFailure{e, why, std::nullopt};
+      return result;
+    }
+    MisfitObjective objective{{}, {}, Misfit{this, &rows}, {}, Initial{this, e, preequilibrated(e) ? &steady : nullptr}};
     for (std::size_t k : rows) objective.observation_times.push_back(measurements_[k].time);
     const std::vector<double> p = parameters(e, theta);
     // y0 comes from the objective's initial term; these zeros only size dJ/dy0.
@@ -277,7 +264,6 @@ class DataFit {
     const GradientResult<double> solved =
         mode_ == GradientMode::adjoint ? backsweep::gradient<double>(problem, problem.y0, problem.p, checkpointing_)
                                        : tangent_gradient(problem);
-    ExperimentResult result;
     if (!solved.ok()) {
       result.failure = FitSolveFailure{e, solved.message, solved.diagnostics.nonfinite};
       result.refused = solved.diagnostics.refused;
@@ -290,6 +276,10 @@ class DataFit {
     const auto& pairs = aliases(e);
     for (auto pair = pairs.rbegin(); pair != pairs.rend(); ++pair) dJ_dp[pair->second] += dJ_dp[pair->first];
     for (const EstimatedParameter& parameter : estimated_) result.dJ_dp.push_back(dJ_dp[parameter.index]);
+    if (preequilibrated(e))  // dJ/dy0 along the kept states' slopes
+      for (std::size_t i = 0; i < along.count; ++i)
+        for (std::size_t s = 0; s < steady.size(); ++s)
+          if (preequilibration[e]->kept[s]) result.dJ_dp[i] += solved.dJ_dy0[s] * along.initial[i * steady.size() + s];
     return result;
   }
 
@@ -302,23 +292,17 @@ class DataFit {
     const std::vector<std::size_t>& rows = rows_[e];
     const std::vector<double> p = parameters(e, theta);
     const std::size_t q = estimated_.size(), n = state_size(model_), np = p.size();
-    SensitivityDirections directions{q, std::vector<double>(q * n), std::vector<double>(q * np, 0.0)};
-    std::vector<double> y(n);
-    for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
-      const std::size_t last = std::min(q, first + kDerivativeLanes);
-      std::vector<D> pd(p.begin(), p.end()), y0(n);
-      for (std::size_t i = first; i < last; ++i)
-        pd[estimated_[i].index].d[i - first] = directions.parameters[i * np + estimated_[i].index] =
-            estimated_[i].slope(theta[i]);
-      for (const auto& [target, source] : aliases(e)) {
-        pd[target] = pd[source];
-        for (std::size_t i = first; i < last; ++i) directions.parameters[i * np + target] = directions.parameters[i * np + source];
+    std::vector<double> y, steady;
+    SensitivityDirections directions = this->directions(e, theta, true, y), along;
+    if (preequilibrated(e)) {
+      if (!settled(e, theta, Slopes::scaled, steady, along, failure)) {
+        failure = "experiment " + std::to_string(e) + ": " + failure;
+        return false;
       }
-      initial_(e, pd.data(), y0.data());
-      for (std::size_t s = 0; s < n; ++s) {
-        y[s] = y0[s].v;
-        for (std::size_t i = first; i < last; ++i) directions.initial[i * n + s] = y0[s].d[i - first];
-      }
+      start_from(e, steady.data(), y.data());
+      for (std::size_t i = 0; i < q; ++i)
+        for (std::size_t s = 0; s < n; ++s)
+          if (preequilibration[e]->kept[s]) directions.initial[i * n + s] = along.initial[i * n + s];
     }
     std::size_t next = 0;
     const auto observe = [&](double t, const double* state, const double* s) {
@@ -342,11 +326,6 @@ class DataFit {
     const IntegrateResult solved = solve_sensitivities(model_, method_, y.data(), p.data(), directions, options, observe);
     if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
     return solved.ok();
-  }
-
-  const std::vector<std::pair<std::size_t, std::size_t>>& aliases(std::size_t e) const {
-    static const std::vector<std::pair<std::size_t, std::size_t>> none;
-    return e < parameter_aliases.size() ? parameter_aliases[e] : none;
   }
 
   std::vector<double> times_of(const std::vector<std::size_t>& rows) const {
@@ -373,15 +352,9 @@ class DataFit {
     return true;
   }
 
-  const M& model_;
-  Method method_;
-  IntegrateOptions integrate_;
   Observables observables_;
   std::size_t observable_count_;
-  InitialState initial_;
-  std::vector<std::vector<double>> parameters_;
   std::vector<Measurement> measurements_;
-  std::vector<EstimatedParameter> estimated_;
   bool estimate_sigma_;
   GradientMode mode_;
   CheckpointOptions checkpointing_;

@@ -41,6 +41,26 @@ struct ExperimentResult {
   void rethrow() const;
 };
 
+// What solve() returns, or what it threw kept in the result (to be thrown again in
+// experiment order, on every rank): nothing leaves a thread of experiment_loop.
+template <class Solve>
+ExperimentResult caught(Solve&& solve) noexcept {
+  ExperimentResult result;
+  try {
+    result = solve();
+  } catch (const std::bad_alloc&) {
+    result.thrown_here = std::current_exception();
+    result.thrown = ExperimentResult::kOutOfMemory;
+  } catch (const std::exception& error) {
+    result.thrown_here = std::current_exception();
+    result.thrown = error.what();
+  } catch (...) {  // RunInterrupted (Ctrl-C in the Python module)
+    result.thrown_here = std::current_exception();
+    result.thrown = "the run was stopped";
+  }
+  return result;
+}
+
 // The rank that solves the experiment that is `index`-th among those with measurements.
 bool solves_here(std::size_t index);
 

@@ -18,6 +18,16 @@ std::vector<std::vector<double>> experiment_parameters(const FitConfig& config) 
   return parameters;
 }
 
+// An experiment that starts from another's steady state keeps it in the states it does
+// not set itself.
+std::optional<Preequilibration> preequilibration_of(const FitExperimentConfig& e) {
+  if (!e.preequilibration) return std::nullopt;
+  Preequilibration start{*e.preequilibration, std::vector<bool>(e.initial_overridden.size())};
+  for (std::size_t s = 0; s < start.kept.size(); ++s)
+    start.kept[s] = !e.initial_overridden[s] && !(s < e.initial_formulas.size() && e.initial_formulas[s]);
+  return start;
+}
+
 template <Model M>
 ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& scaled) {
   const SimulateConfig& sim = config.simulate;
@@ -36,7 +46,10 @@ class ModelFitEngine final : public FitEngine {
   ModelFitEngine(const M& model, const FitConfig& config, const Scaled& scaled)
       : model_(std::make_shared<const M>(model)), config_(&config), fit_(make_fit(*model_, config, scaled)) {
     fit_.describe_failure = [&config](const FitSolveFailure& failure) { return describe_failure(config, failure); };
-    for (const FitExperimentConfig& e : config.experiments) fit_.parameter_aliases.push_back(e.aliases);
+    for (const FitExperimentConfig& e : config.experiments) {
+      fit_.parameter_aliases.push_back(e.aliases);
+      fit_.preequilibration.push_back(preequilibration_of(e));
+    }
   }
 
   std::unique_ptr<FitEngine> clone() const override { return std::make_unique<ModelFitEngine>(*this); }
@@ -65,8 +78,8 @@ class ModelFitEngine final : public FitEngine {
     for (std::size_t e = 0; e < config.experiments.size(); ++e) {
       FitReport::Trajectory trajectory;
       const std::vector<double> p = fit_.parameters(e, theta);
-      std::vector<double> y(sim.state_names.size());
-      ConfigExperimentInitial{&config}(e, p.data(), y.data());
+      std::vector<double> y;
+      if (!fit_.start_state(e, theta, y, failure)) return false;
       const IntegrateResult solved =
           solve_forward(*model_, sim.method, y.data(), p.data(), options, [&](double t, const double* state) {
             trajectory.times.push_back(t);

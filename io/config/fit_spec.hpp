@@ -59,6 +59,9 @@ struct FitExperimentConfig {
   // (target, source): the experiment's parameter target takes source's value (DataFit's
   // parameter_aliases).
   std::vector<std::pair<std::size_t, std::size_t>> aliases;
+  // The experiment whose steady state it starts from (PEtab's pre-equilibration), in the
+  // states it does not set itself.
+  std::optional<std::size_t> preequilibration;
 };
 
 // What a fit config says beyond its model and its observables' formulas.

@@ -164,40 +164,59 @@ class PetabTranslator {
     }
   }
 
-  // The experiment of a measurement row: its conditions applied to the model's values.
+  // The experiment of a measurement row: its conditions applied to the model's values,
+  // after the steady state of its pre-equilibration where it has one.
   std::size_t experiment_of(const PetabMeasurement& m) {
-    if (!m.preequilibration.empty())
-      throw ConfigError(m.at, "preequilibrationConditionId", "pre-equilibration is not taken yet");
-    std::vector<std::string> conditions;
-    std::string id = m.condition;
-    if (problem_.format == 2) {
-      id = m.experiment;
-      if (!id.empty()) {
-        const auto e = std::find_if(problem_.experiments.begin(), problem_.experiments.end(),
-                                    [&](const PetabExperiment& x) { return x.id == id; });
-        if (e == problem_.experiments.end()) throw ConfigError(m.at, "experimentId", "unknown experiment '" + id + "'");
-        if (e->periods.size() != 1 || !std::isfinite(e->periods[0].time))
-          throw ConfigError(e->periods.empty() ? m.at : e->periods[0].at, "time",
-                            "experiment '" + id + "': pre-equilibration and experiments of several periods are not taken yet");
-        conditions = e->periods[0].conditions;
-        if (start_ && *start_ != e->periods[0].time)
-          throw ConfigError(e->periods[0].at, "time", "experiments that start at different times are not taken yet");
-        start_ = e->periods[0].time;
-      }
-    } else {
-      conditions = {m.condition};
+    if (problem_.format == 1) {
+      if (m.preequilibration.empty()) return experiment(m.condition, {m.condition}, {}, m, std::nullopt);
+      const std::size_t from = experiment(m.preequilibration, {m.preequilibration}, {}, m, std::nullopt);
+      return experiment(m.preequilibration + ":" + m.condition, {m.condition}, {}, m, from);
     }
+    if (m.experiment.empty()) return experiment("", {}, {}, m, std::nullopt);
+    const auto e = std::find_if(problem_.experiments.begin(), problem_.experiments.end(),
+                                [&](const PetabExperiment& x) { return x.id == m.experiment; });
+    if (e == problem_.experiments.end())
+      throw ConfigError(m.at, "experimentId", "unknown experiment '" + m.experiment + "'");
+    const std::vector<PetabPeriod>& periods = e->periods;
+    const bool settles = periods.size() == 2 && periods[0].time == -INFINITY && std::isfinite(periods[1].time);
+    if (!settles && (periods.size() != 1 || !std::isfinite(periods[0].time)))
+      throw ConfigError(periods.empty() ? m.at : periods[0].at, "time",
+                        "experiment '" + m.experiment + "': " +
+                            (periods.size() == 1 ? "a pre-equilibration alone (steady-state measurements)"
+                                                 : "experiments of several periods") + " are not taken yet");
+    const PetabPeriod& main = periods.back();
+    if (start_ && *start_ != main.time)
+      throw ConfigError(main.at, "time", "experiments that start at different times are not taken yet");
+    start_ = main.time;
+    if (!settles) return experiment(m.experiment, main.conditions, {}, m, std::nullopt);
+    // Format 2's changes last until changed again: the pre-equilibration's parameters hold
+    // after it unless the period sets them.
+    const std::size_t from = experiment(m.experiment + " pre-equilibration", periods[0].conditions, {}, m, std::nullopt);
+    return experiment(m.experiment, main.conditions, periods[0].conditions, m, from);
+  }
+
+  // Experiment `id` (made on first use): the parameter changes of `carried`, then the
+  // changes of `conditions`, applied to the model's values; `from`: its pre-equilibration.
+  std::size_t experiment(const std::string& id, const std::vector<std::string>& conditions,
+                         const std::vector<std::string>& carried, const PetabMeasurement& m,
+                         std::optional<std::size_t> from) {
     const auto known = experiment_index_.find(id);
     if (known != experiment_index_.end()) return known->second;
     const std::size_t n = sim().state_names.size();
     FitExperimentConfig experiment{id.empty() ? "default" : id, std::vector<double>(n, NAN), sim().parameters,
-                                   std::vector<bool>(n, false), std::vector<std::optional<Formula>>(n), {}};
-    for (const std::string& c : conditions) {
+                                   std::vector<bool>(n, false), std::vector<std::optional<Formula>>(n), {}, from};
+    const auto changes = [&](const std::string& c) -> const std::vector<PetabConditionChange>& {
       const PetabCondition* condition = problem_.find_condition(c);
-      if (!condition) throw ConfigError(m.at, problem_.format == 2 ? "experimentId" : "simulationConditionId",
-                                        "unknown condition '" + c + "'");
-      for (const PetabConditionChange& change : condition->changes) apply(change, experiment);
-    }
+      if (!condition)
+        throw ConfigError(m.at, problem_.format == 2 ? "experimentId" : "simulationConditionId",
+                          "unknown condition '" + c + "'");
+      return condition->changes;
+    };
+    for (const std::string& c : carried)
+      for (const PetabConditionChange& change : changes(c))
+        if (const auto name = symbol(change.target); name && parameter_index(*name)) apply(change, experiment);
+    for (const std::string& c : conditions)
+      for (const PetabConditionChange& change : changes(c)) apply(change, experiment);
     experiment_index_[id] = out_.fit.experiments.size();
     out_.fit.experiments.push_back(std::move(experiment));
     return experiment_index_[id];

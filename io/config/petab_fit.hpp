@@ -3,11 +3,13 @@
 // an experiment per simulation condition (format 1) or experiment (format 2), and an
 // observable per distinct (observable, overrides) of the measurement rows, its formula
 // and noise formula written with the row's placeholders in place, its transformation and
-// noise distribution. Parameters a condition maps to others become aliases.
+// noise distribution. Parameters a condition maps to others become aliases. A
+// pre-equilibration condition (format 1) or period at -inf (format 2) is an experiment of
+// its own, which the measured one starts from (FitExperimentConfig::preequilibration).
 //
-// Not taken yet, and refused at the row that asks for it: pre-equilibration, steady-state
-// measurements (time inf), format 2's experiments of several periods, a condition that
-// sets a parameter to a formula, and objective priors.
+// Not taken yet, and refused at the row that asks for it: steady-state measurements (time
+// inf), format 2's experiments of several periods (or of a pre-equilibration alone), a
+// condition that sets a parameter to a formula, and objective priors.
 #include <cstddef>
 #include <vector>
 

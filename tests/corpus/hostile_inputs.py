@@ -339,6 +339,12 @@ CASES = [
     C("petab_sbml_not_taken", "simulate p.yaml", 2, "model.xml:", "algebraic rules are not taken",
       files=petab(model_xml=lambda t: t.replace("<listOfReactions>", ALGEBRAIC + "<listOfReactions>"))),
     C("petab_fit_not_yet", "fit p.yaml", 2, "p.yaml", "not taken yet", files=PETAB),
+    # A pre-equilibration under which the model grows without bound: exit 1, saying so.
+    C("petab_preequilibration_diverges", "simulate p.yaml", 1, "pre-equilibration", "non-finite",
+      files=petab(conditions_tsv=lambda t: "conditionId\tk1\nc0\t0.8\npre\t-1\n",
+                  parameters_tsv=lambda t: t.replace("k1\tlin\t0\t10\t0.8\t1", "k1\tlin\t-10\t10\t0.8\t0"),
+                  measurements_tsv=lambda t: t.replace("simulationConditionId", "preequilibrationConditionId\tsimulationConditionId")
+                                              .replace("\tc0\t", "\tpre\tc0\t"))),
 ]
 
 

@@ -26,15 +26,7 @@ import sys
 from petab_checks import gradient_errors
 
 NOT_YET = {
-    "v1.0.0/0009": "pre-equilibration",
-    "v1.0.0/0010": "pre-equilibration",
-    "v1.0.0/0017": "pre-equilibration",
-    "v1.0.0/0018": "pre-equilibration",
-    "v2.0.0/0009": "pre-equilibration",
-    "v2.0.0/0010": "pre-equilibration",
     "v2.0.0/0016": "event resizes",
-    "v2.0.0/0017": "pre-equilibration",
-    "v2.0.0/0018": "pre-equilibration",
     "v2.0.0/0022": "several periods",
     "v2.0.0/0023": "pre-equilibration",
     "v2.0.0/0024": "nothing to simulate",

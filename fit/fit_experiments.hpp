@@ -1,0 +1,132 @@
+#pragma once
+// FitExperiments: what a fit knows of each of its experiments apart from its data: its
+// parameter vector at theta (the estimated values and the aliases in place), its initial
+// state (from the steady state of another experiment where it is pre-equilibrated,
+// fit/steady_state.hpp), and the directions of both along the estimated parameters that
+// forward sensitivities start from. DataFit (fit/data_fit.hpp) adds up the misfits.
+#include <algorithm>
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "fit/estimated_parameter.hpp"
+#include "fit/steady_state.hpp"
+#include "models/dual.hpp"
+#include "solvers/method.hpp"
+#include "solvers/solve.hpp"
+
+namespace backsweep {
+
+// InitialState: initial(e, p, y0) writes the initial state of experiment e, generic in
+// the scalar type; `parameters` holds each experiment's parameter vector (the estimated
+// entries are replaced by theta).
+template <Model M, class InitialState>
+class FitExperiments {
+ public:
+  FitExperiments(const M& model, const Method& method, const IntegrateOptions& integrate, InitialState initial,
+                 std::vector<std::vector<double>> parameters, std::vector<EstimatedParameter> estimated)
+      : model_(model), method_(method), integrate_(integrate), initial_(initial), parameters_(std::move(parameters)),
+        estimated_(std::move(estimated)) {}
+
+  // Per experiment, parameters that take another's value: (target, source) pairs, applied
+  // in order once theta is in place (a PEtab condition that maps a model parameter to an
+  // estimated one); dJ/d source gathers dJ/d target.
+  std::vector<std::vector<std::pair<std::size_t, std::size_t>>> parameter_aliases;
+
+  // The experiment's parameter vector with theta in place.
+  std::vector<double> parameters(std::size_t e, const std::vector<double>& theta) const {
+    std::vector<double> p = parameters_[e];
+    for (std::size_t i = 0; i < estimated_.size(); ++i)
+      p[estimated_[i].index] = estimated_[i].to_value(theta[i]);
+    for (const auto& [target, source] : aliases(e)) p[target] = p[source];
+    return p;
+  }
+
+  // Per experiment (or empty): where it starts from the steady state of another
+  // (fit/steady_state.hpp), as PEtab's pre-equilibration does.
+  std::vector<std::optional<Preequilibration>> preequilibration;
+
+  // Experiment e's initial state at theta, pre-equilibrated where it is.
+  bool start_state(std::size_t e, const std::vector<double>& theta, std::vector<double>& y, std::string& failure) const {
+    const std::vector<double> p = parameters(e, theta);
+    y.resize(state_size(model_));
+    initial_(e, p.data(), y.data());
+    if (!preequilibrated(e)) return true;
+    std::vector<double> steady;
+    SensitivityDirections none;
+    if (!settled(e, theta, Slopes::none, steady, none, failure)) {
+      failure = "experiment " + std::to_string(e) + ": " + failure;
+      return false;
+    }
+    start_from(e, steady.data(), y.data());
+    return true;
+  }
+
+ protected:
+  bool preequilibrated(std::size_t e) const { return e < preequilibration.size() && preequilibration[e]; }
+
+  // Along each estimated parameter: nothing, its linear value or its scale.
+  enum class Slopes { none, linear, scaled };
+
+  // The steady state experiment e starts from, and its directions (as directions() gives
+  // them, for `slopes`); false with `failure` set.
+  bool settled(std::size_t e, const std::vector<double>& theta, Slopes slopes, std::vector<double>& y,
+               SensitivityDirections& d, std::string& failure) const {
+    const std::size_t from = preequilibration[e]->from;
+    d = directions(from, theta, slopes == Slopes::scaled, y);
+    if (slopes == Slopes::none) d = {};
+    return settle(model_, method_, integrate_, y, parameters(from, theta).data(), d, failure);
+  }
+
+  // The states experiment e keeps from its steady start, written into y0.
+  template <class T>
+  void start_from(std::size_t e, const double* steady, T* y0) const {
+    const std::vector<bool>& kept = preequilibration[e]->kept;
+    for (std::size_t s = 0; s < kept.size(); ++s)
+      if (kept[s]) y0[s] = T(steady[s]);
+  }
+
+  // Experiment e's initial state y and its directions along each estimated parameter (its
+  // scale's slope when `scaled`, else 1): of p, and of y0 through the initial state.
+  SensitivityDirections directions(std::size_t e, const std::vector<double>& theta, bool scaled,
+                                   std::vector<double>& y) const {
+    using D = Dual<double, kDerivativeLanes>;
+    const std::vector<double> p = parameters(e, theta);
+    const std::size_t q = estimated_.size(), n = state_size(model_), np = p.size();
+    SensitivityDirections directions{q, std::vector<double>(q * n), std::vector<double>(q * np, 0.0)};
+    y.resize(n);
+    for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
+      const std::size_t last = std::min(q, first + kDerivativeLanes);
+      std::vector<D> pd(p.begin(), p.end()), y0(n);
+      for (std::size_t i = first; i < last; ++i)
+        pd[estimated_[i].index].d[i - first] = directions.parameters[i * np + estimated_[i].index] =
+            scaled ? estimated_[i].slope(theta[i]) : 1.0;
+      for (const auto& [target, source] : aliases(e)) {
+        pd[target] = pd[source];
+        for (std::size_t i = first; i < last; ++i) directions.parameters[i * np + target] = directions.parameters[i * np + source];
+      }
+      initial_(e, pd.data(), y0.data());
+      for (std::size_t s = 0; s < n; ++s) {
+        y[s] = y0[s].v;
+        for (std::size_t i = first; i < last; ++i) directions.initial[i * n + s] = y0[s].d[i - first];
+      }
+    }
+    return directions;
+  }
+
+  const std::vector<std::pair<std::size_t, std::size_t>>& aliases(std::size_t e) const {
+    static const std::vector<std::pair<std::size_t, std::size_t>> none;
+    return e < parameter_aliases.size() ? parameter_aliases[e] : none;
+  }
+
+  const M& model_;
+  Method method_;
+  IntegrateOptions integrate_;
+  InitialState initial_;
+  std::vector<std::vector<double>> parameters_;
+  std::vector<EstimatedParameter> estimated_;
+};
+
+}  // namespace backsweep
