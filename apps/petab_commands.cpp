@@ -1,10 +1,12 @@
 // `simulate` and `gradient` on a PEtab problem (a .yaml file): its likelihood, chi2 and
-// simulation table, and the gradient of its negative log-likelihood.
+// simulation table, and the gradient of its negative log-likelihood; with priors, of its
+// negative unnormalized log-posterior.
 #include "apps/petab_commands.hpp"
 
 #include <cmath>
 #include <fstream>
 #include <memory>
+#include <optional>
 
 #include <nlohmann/json.hpp>
 
@@ -14,6 +16,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/load_config.hpp"
 #include "apps/run_record.hpp"
+#include "fit/parameter_prior.hpp"
 #include "io/config/petab_fit.hpp"
 #include "io/config/toml_reader.hpp"
 #include "platform/output_set.hpp"
@@ -27,6 +30,7 @@ namespace {
 struct LoadedPetab {
   PetabProblem problem;
   std::vector<std::size_t> rows;  // the fit's measurement k is the problem's rows[k]
+  std::vector<std::optional<ParameterPrior>> priors;  // per FitConfig parameter
   FitConfig config;
 };
 
@@ -35,7 +39,7 @@ struct LoadedPetab {
 LoadedPetab load_petab(const ConfigFile& file) {
   const detail::TomlSection root(file);
   root.reject_unknown_keys({"output", "solver", "optimizer"});
-  LoadedPetab loaded{read_petab_problem(file.path), {}, {}};
+  LoadedPetab loaded{read_petab_problem(file.path), {}, {}, {}};
   PetabFit fit = petab_fit_spec(loaded.problem);
   SimulateSpec& sim = fit.fit.simulate;
   if (const auto output = root.subsection("output")) {
@@ -64,6 +68,7 @@ LoadedPetab load_petab(const ConfigFile& file) {
     fit.fit.gradient_mode = *mode;
   }
   loaded.rows = std::move(fit.rows);
+  loaded.priors = std::move(fit.priors);
   loaded.config = assemble_fit(std::move(fit.fit));
   return loaded;
 }
@@ -91,6 +96,34 @@ void write_simulations(const std::string& path, const PetabProblem& problem, con
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
+// The priors' terms at theta: log p of each estimated parameter that has a prior (of its
+// value, or of its value on its scale), their sum, and the sum and gradient of those that
+// are the objective's (format 2's implicit uniform priors are not).
+struct PriorTerms {
+  bool any = false;
+  nlohmann::json each = nlohmann::json::object();
+  double sum = 0.0, objective = 0.0;
+  std::vector<double> gradient;
+};
+PriorTerms prior_terms(const LoadedPetab& loaded, const Scaled& scaled, const std::vector<double>& theta) {
+  PriorTerms terms;
+  terms.gradient.assign(theta.size(), 0.0);
+  for (std::size_t i = 0; i < theta.size(); ++i) {
+    const std::optional<ParameterPrior>& prior = loaded.priors[scaled.config_index[i]];
+    if (!prior) continue;
+    const EstimatedParameter& parameter = scaled.parameters[i];
+    const double x = prior->on_scale ? theta[i] : parameter.to_value(theta[i]);
+    const double value = log_prior(*prior, x);
+    terms.any = true;
+    terms.each[loaded.config.parameters[scaled.config_index[i]].name] = value;
+    terms.sum += value;
+    if (prior->implicit) continue;
+    terms.objective += value;
+    terms.gradient[i] = log_prior_slope(*prior, x) * (prior->on_scale ? 1.0 : parameter.slope(theta[i]));
+  }
+  return terms;
+}
+
 // Each command runs the problem's fit engine at the nominal point.
 int petab_simulate(const LoadedPetab& loaded, const Scaled& scaled, FitEngine& fit, CommandIO& io) {
   const FitConfig& config = loaded.config;
@@ -115,9 +148,16 @@ int petab_simulate(const LoadedPetab& loaded, const Scaled& scaled, FitEngine& f
     report_error(io.error, error.what());
     return kExitRunFailed;
   }
-  io.text() << "llh " << -nllh << "  chi2 " << chi2 << "  (" << simulation.size() << " measurements; "
-            << config.simulate.output_dir << "/simulations.tsv)\n";
-  io.finish({{"llh", -nllh}, {"chi2", chi2}, {"objective", nllh}, {"simulations", simulation}});
+  const PriorTerms priors = prior_terms(loaded, scaled, scaled.nominal);
+  io.text() << "llh " << -nllh << "  chi2 " << chi2;
+  if (priors.any) io.text() << "  log prior " << priors.sum;
+  io.text() << "  (" << simulation.size() << " measurements; " << config.simulate.output_dir << "/simulations.tsv)\n";
+  nlohmann::json out = {{"llh", -nllh}, {"chi2", chi2}, {"objective", nllh - priors.objective}, {"simulations", simulation}};
+  if (priors.any) {
+    out["log_prior"] = priors.each;
+    out["unnorm_log_posterior"] = -nllh + priors.sum;
+  }
+  io.finish(std::move(out));
   return kExitOk;
 }
 
@@ -130,9 +170,13 @@ int petab_gradient(const LoadedPetab& loaded, const Scaled& scaled, FitEngine& f
     report_error(io.error, config.simulate.file, ": the gradient failed: ", failure);
     return fit.invalid_options().empty() ? kExitRunFailed : kExitBadInput;
   }
-  io.text() << "llh " << -value << " (" << to_string(config.gradient_mode) << ")\n";
+  const PriorTerms priors = prior_terms(loaded, scaled, scaled.nominal);
+  for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] -= priors.gradient[i];
+  io.text() << "llh " << -value;
+  if (priors.any) io.text() << "  log prior " << priors.sum;
+  io.text() << " (" << to_string(config.gradient_mode) << ")\n";
   io.finish({{"llh", -value},
-             {"objective", value},
+             {"objective", value - priors.objective},
              {"gradient", print_gradient(config, scaled, gradient, io)},
              {"gradient_mode", to_string(config.gradient_mode)}});
   return kExitOk;

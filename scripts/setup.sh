@@ -36,16 +36,22 @@ if ((${#missing[@]})); then
 fi
 
 # The Python module's packages, in a virtual environment of Debian's Python (refreshed when
-# the requirements change).
+# the requirements change). What the build needs (nanobind, scikit-build-core) comes first;
+# the rest, what the module's tests meet (numpy, jax, torch: a minute and a half of
+# downloads), comes in the background while the C++ builds.
 python_args=(-DBACKSWEEP_PYTHON="$python")
+pip_pid=""
 if [ "$python" = ON ]; then
   python_args+=(-DPython_EXECUTABLE="$PWD/.venv/bin/python")
   stamp=.venv/requirements.txt
   if ! cmp -s python/requirements.txt "$stamp"; then
     echo "setup: installing the Python module's packages in .venv (python/requirements.txt)" >&2
     /usr/bin/python3 -m venv .venv  # Debian's (a python3 earlier on PATH may lack ssl or headers)
-    .venv/bin/pip install -q --disable-pip-version-check -r python/requirements.txt
-    cp python/requirements.txt "$stamp"
+    pip=(.venv/bin/pip install -q --disable-pip-version-check)
+    mapfile -t build_needs < <(grep -E '^(nanobind|scikit-build-core)' python/requirements.txt)
+    "${pip[@]}" "${build_needs[@]}"
+    "${pip[@]}" -r python/requirements.txt &
+    pip_pid=$!
   fi
 fi
 
@@ -61,3 +67,7 @@ cmake -S . -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   "${python_args[@]}" ${BACKSWEEP_CMAKE_ARGS:-} >/dev/null
 # shellcheck disable=SC2086
 cmake --build "$build_dir" -j2 ${BACKSWEEP_TARGETS:+--target $BACKSWEEP_TARGETS}
+if [ -n "$pip_pid" ]; then
+  wait "$pip_pid"  # set -e: a failed install fails the setup
+  cp python/requirements.txt "$stamp"
+fi

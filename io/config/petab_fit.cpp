@@ -12,61 +12,16 @@
 #include <string_view>
 #include <utility>
 
+#include "io/config/detail/petab_text.hpp"
 #include "io/config/events_section.hpp"
 #include "io/config/expression_reader.hpp"
+#include "io/config/petab_prior.hpp"
 #include "io/config/sbml_model.hpp"
 #include "models/expression.hpp"
 
 namespace backsweep {
 
 namespace {
-
-bool identifier_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// PEtab's math in our syntax: each identifier replaced by what `lookup` gives (unchanged
-// where it gives nothing), `**` as `^`; numbers (1e-3) are left whole.
-std::string rewritten(const std::string& text, const std::function<std::optional<std::string>(const std::string&)>& lookup) {
-  std::string out;
-  for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])))) {
-      std::size_t j = i;
-      while (j < text.size() && (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.')) ++j;
-      if (j < text.size() && (text[j] == 'e' || text[j] == 'E')) {
-        std::size_t k = j + 1;
-        if (k < text.size() && (text[k] == '+' || text[k] == '-')) ++k;
-        if (k < text.size() && std::isdigit(static_cast<unsigned char>(text[k]))) {
-          j = k;
-          while (j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]))) ++j;
-        }
-      }
-      out.append(text, i, j - i);
-      i = j;
-    } else if (identifier_start(c)) {
-      std::size_t j = i;
-      while (j < text.size() && identifier_char(text[j])) ++j;
-      const std::string id = text.substr(i, j - i);
-      const auto replacement = lookup(id);
-      out += replacement ? *replacement : id;
-      i = j;
-    } else if (c == '*' && i + 1 < text.size() && text[i + 1] == '*') {
-      out += '^';
-      i += 2;
-    } else {
-      out += c;
-      ++i;
-    }
-  }
-  return out;
-}
-
-bool is_number(const std::string& text, double& value) {
-  if (text.empty()) return false;
-  char* end = nullptr;
-  value = std::strtod(text.c_str(), &end);
-  return end == text.c_str() + text.size();
-}
 
 class PetabTranslator {
  public:
@@ -84,9 +39,19 @@ class PetabTranslator {
 
   void read_model() {
     SbmlModel sbml = read_sbml_model(problem_.sbml_file);
-    if (sbml.state_names.empty())
-      throw ConfigError({problem_.sbml_file}, "model",
-                        "the model has no species, compartment or parameter that changes: nothing to simulate");
+    if (sbml.state_names.empty()) {  // observables of the parameters and time: a state that stays 0 carries the solve
+      std::string name = "constant_";
+      while (sbml.symbols.count(name) || std::find(sbml.parameter_names.begin(), sbml.parameter_names.end(), name) !=
+                                            sbml.parameter_names.end())
+        name += "_";
+      Formula zero;
+      zero.text = "0";
+      zero.at.file = problem_.sbml_file;
+      zero.key = "model";
+      sbml.state_names.push_back(name);
+      sbml.equations.push_back(zero);
+      sbml.initial.push_back(zero);
+    }
     SimulateSpec& s = sim();
     s.file = problem_.file;
     s.model = "expression";
@@ -149,9 +114,7 @@ class PetabTranslator {
       else if (!p.estimate || std::isnan(sim().parameters[*index]))
         throw ConfigError(p.at, "nominalValue", "'" + p.id + "' needs a nominal value");
       if (!p.estimate) continue;
-      if (!p.prior.empty())
-        throw ConfigError(p.at, problem_.format == 2 ? "priorDistribution" : "objectivePriorType",
-                          "'" + p.id + "': objective priors are not taken yet");
+      out_.priors.push_back(petab_prior(p, problem_.format));
       FitParameter fit;
       fit.name = p.id;  // outputs name it as the problem does
       fit.index = *index;
@@ -224,11 +187,11 @@ class PetabTranslator {
 
   void apply(const PetabConditionChange& change, FitExperimentConfig& experiment) {
     double number = NAN;
-    const bool numeric = is_number(change.value, number);
+    const bool numeric = detail::is_number(change.value, number);
     if (change.value.empty() || (numeric && std::isnan(number))) return;  // unchanged
     const auto name = symbol(change.target);
     if (!name) throw ConfigError(change.at, change.target, "is not an id of the model or the parameter table");
-    const std::string text = rewritten(change.value, [this](const std::string& id) { return symbol(id); });
+    const std::string text = detail::rewritten(change.value, [this](const std::string& id) { return symbol(id); });
     if (const auto p = parameter_index(*name)) {
       if (numeric) {
         experiment.parameters[*p] = number;
@@ -257,7 +220,7 @@ class PetabTranslator {
       throw ConfigError(m.at, column, "gives no value for placeholder " + std::to_string(k + 1) + " of observable '" +
                                           m.observable + "'");
     double number = 0.0;
-    if (is_number(values[k], number)) return "(" + values[k] + ")";
+    if (detail::is_number(values[k], number)) return "(" + values[k] + ")";
     if (const auto name = symbol(values[k])) return *name;
     throw ConfigError(m.at, column, "'" + values[k] + "' is neither a number nor an id of the parameter table");
   }
@@ -266,7 +229,7 @@ class PetabTranslator {
   std::string placed(const PetabObservable& o, const PetabMeasurement& m, const std::string& text,
                      const std::vector<std::string>& placeholders, const std::vector<std::string>& values,
                      const char* prefix, const char* column) const {
-    return rewritten(text, [&](const std::string& id) -> std::optional<std::string> {
+    return detail::rewritten(text, [&](const std::string& id) -> std::optional<std::string> {
       if (const auto k = placeholder_index(o, id, placeholders, prefix)) return override_text(m, values, *k, column);
       return symbol(id);
     });
@@ -294,7 +257,7 @@ class PetabTranslator {
     const std::string formula = placed(*o, m, o->formula, o->observable_placeholders, m.observable_parameters,
                                        "observableParameter", "observableParameters");
     // The noise formula may read the observable itself.
-    const std::string noise = rewritten(
+    const std::string noise = detail::rewritten(
         placed(*o, m, o->noise_formula, o->noise_placeholders, m.noise_parameters, "noiseParameter", "noiseParameters"),
         [&](const std::string& id) -> std::optional<std::string> {
           if (id == o->id) return "(" + formula + ")";

@@ -8,11 +8,13 @@
 // its own, which the measured one starts from (FitExperimentConfig::preequilibration).
 //
 // Not taken yet, and refused at the row that asks for it: steady-state measurements (time
-// inf), format 2's experiments of several periods (or of a pre-equilibration alone), a
-// condition that sets a parameter to a formula, and objective priors.
+// inf), format 2's experiments of several periods (or of a pre-equilibration alone), and a
+// condition that sets a parameter to a formula.
 #include <cstddef>
+#include <optional>
 #include <vector>
 
+#include "fit/parameter_prior.hpp"
 #include "io/config/fit_spec.hpp"
 #include "io/config/petab_problem.hpp"
 
@@ -21,6 +23,7 @@ namespace backsweep {
 struct PetabFit {
   FitSpec fit;
   std::vector<std::size_t> rows;  // fit.measurements[k] is the problem's measurements[rows[k]]
+  std::vector<std::optional<ParameterPrior>> priors;  // per estimated parameter (fit.parameters)
 };
 
 // ConfigError at the file, row and column (or the SBML element) on any problem.

@@ -101,6 +101,14 @@ def petab(**changes):  # the PEtab problem with some of its files replaced
     return files
 
 
+def with_priors(table, prior, parameters):  # the first parameter's objective prior set, the others none
+    lines = table.rstrip("\n").split("\n")
+    lines[0] += "\tobjectivePriorType\tobjectivePriorParameters"
+    lines[1] += f"\t{prior}\t{parameters}"
+    lines[2:] = [line + "\t\t" for line in lines[2:]]
+    return "\n".join(lines) + "\n"
+
+
 def sub(text, old, new):
     assert old in text, old
     return text.replace(old, new, 1)
@@ -339,6 +347,12 @@ CASES = [
     C("petab_sbml_not_taken", "simulate p.yaml", 2, "model.xml:", "algebraic rules are not taken",
       files=petab(model_xml=lambda t: t.replace("<listOfReactions>", ALGEBRAIC + "<listOfReactions>"))),
     C("petab_fit_not_yet", "fit p.yaml", 2, "p.yaml", "not taken yet", files=PETAB),
+    C("petab_prior_unknown", "simulate p.yaml", 2, "parameters.tsv:2:", "objectivePriorType", "'beta'",
+      files=petab(parameters_tsv=lambda t: with_priors(t, "beta", "1;2"))),
+    C("petab_prior_parameter_count", "gradient p.yaml", 2, "parameters.tsv:2:", "objectivePriorParameters", "takes 2",
+      files=petab(parameters_tsv=lambda t: with_priors(t, "normal", "1"))),
+    C("petab_prior_not_a_number", "simulate p.yaml", 2, "parameters.tsv:2:", "objectivePriorParameters",
+      files=petab(parameters_tsv=lambda t: with_priors(t, "normal", "1;wide"))),
     # A pre-equilibration under which the model grows without bound: exit 1, saying so.
     C("petab_preequilibration_diverges", "simulate p.yaml", 1, "pre-equilibration", "non-finite",
       files=petab(conditions_tsv=lambda t: "conditionId\tk1\nc0\t0.8\npre\t-1\n",

@@ -9,9 +9,10 @@ the forward tangent, must give
 - gradients by the adjoint and the tangent that agree to 1e-6 (relative to the gradient's
   largest entry), and the adjoint's agreeing with central differences of `simulate`'s
   objective to 1e-4 (relative to the largest entry, or absolute where that is below 1: at
-  a fit's optimum the gradient is near 0), on each parameter's scale (step 1e-5, the parameter table rewritten
-  in a scratch copy), both at rtol 1e-10 and atol 1e-12 so that the solver's error does
-  not swamp the differences.
+  a fit's optimum the gradient is near 0), on each parameter's scale (step 1e-5, the
+  parameter table rewritten in a scratch copy; at most 16 parameters spread over the table,
+  every third of Zheng's 46), both at rtol 1e-10 and atol 1e-12 so that the solver's error
+  does not swamp the differences.
 
 usage: check_benchmarks.py BACKSWEEP BENCHMARK_DIR SCRATCH_DIR
 """
