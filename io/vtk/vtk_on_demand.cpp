@@ -1,8 +1,8 @@
-// The program's VTK functions: they load the VTK module (io/vtk/vtk_module.cpp) on first
-// use and call its. Linking VTK's libraries into the program instead cost every start
-// of it, VTK files or not, 16M instructions of symbol relocations (3 ms; a 10^5-step
-// Lorenz-63 gradient takes about 30). Looked for where `cmake --install` puts it beside
-// the program, then where the build made it.
+// The program's VTK functions: the first call loads the VTK module (io/vtk/vtk_module.cpp)
+// and each calls the module's. Linking VTK's libraries into the program instead cost
+// every start of it, VTK files or not, 16M instructions of symbol relocations (3 ms; a
+// 10^5-step Lorenz-63 gradient takes about 40). The module is looked for where `cmake
+// --install` puts it beside the program, then where the build made it.
 #include <dlfcn.h>
 
 #include <filesystem>
@@ -18,8 +18,8 @@ const VtkEntryPoints* load_vtk_module() {
   std::error_code ignored;
   const std::filesystem::path program = std::filesystem::read_symlink("/proc/self/exe", ignored);
   std::string tried;
-  for (const std::filesystem::path& module :
-       {(program.parent_path() / BACKSWEEP_VTK_MODULE_INSTALLED).lexically_normal(), std::filesystem::path(BACKSWEEP_VTK_MODULE_BUILT)}) {
+  const std::filesystem::path installed = (program.parent_path() / BACKSWEEP_VTK_MODULE_INSTALLED).lexically_normal();
+  for (const std::filesystem::path& module : {installed, std::filesystem::path(BACKSWEEP_VTK_MODULE_BUILT)}) {
     if (!std::filesystem::exists(module, ignored)) {
       tried += (tried.empty() ? "" : ", ") + module.string();
       continue;
