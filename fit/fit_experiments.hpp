@@ -75,9 +75,15 @@ class FitExperiments {
   bool settled(std::size_t e, const std::vector<double>& theta, Slopes slopes, std::vector<double>& y,
                SensitivityDirections& d, std::string& failure) const {
     const std::size_t from = preequilibration[e]->from;
-    d = directions(from, theta, slopes == Slopes::scaled, y);
-    if (slopes == Slopes::none) d = {};
-    return settle(model_, method_, integrate_, y, parameters(from, theta).data(), d, failure);
+    const std::vector<double> p = parameters(from, theta);
+    if (slopes == Slopes::none) {  // values alone: no directions to seed or carry
+      d = {};
+      y.resize(state_size(model_));
+      initial_(from, p.data(), y.data());
+    } else {
+      d = directions(from, theta, slopes == Slopes::scaled, y);
+    }
+    return settle(model_, method_, integrate_, y, p.data(), d, failure);
   }
 
   // The states experiment e keeps from its steady start, written into y0.
