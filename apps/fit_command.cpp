@@ -1,5 +1,6 @@
 #include "apps/fit_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <iostream>
 
@@ -11,6 +12,7 @@
 #include "apps/exit_codes.hpp"
 #include "apps/load_config.hpp"
 #include "apps/parallel_members.hpp"
+#include "apps/petab_commands.hpp"
 #include "apps/command_io.hpp"
 #include "apps/run_record.hpp"
 #include "fit/parameter_fit.hpp"
@@ -23,7 +25,34 @@ namespace backsweep::apps {
 
 namespace {
 
-int fit_model(const FitConfig& config, CommandIO& io) {
+// H (scaled space) by differences of the exact gradient of f, symmetrized: central ones,
+// one-sided at a bound of the box [lower, upper] (outside it f may not exist).
+bool hessian(const FitObjective& f, const std::vector<double>& theta, const std::vector<double>& lower,
+             const std::vector<double>& upper, Eigen::MatrixXd& h, std::string& failure) {
+  const std::size_t q = theta.size();
+  h.resize(Eigen::Index(q), Eigen::Index(q));
+  std::vector<double> x = theta, up(q), down(q);
+  for (std::size_t i = 0; i < q; ++i) {
+    const double step = 1e-4 * std::max(1.0, std::abs(theta[i]));
+    const double high = std::min(theta[i] + step, upper[i]), low = std::max(theta[i] - step, lower[i]);
+    x[i] = high;
+    const bool ok = std::isfinite(f(x, up));
+    x[i] = low;
+    const bool also = std::isfinite(f(x, down));
+    x[i] = theta[i];
+    if (!ok || !also || !(high > low)) {
+      failure = "the objective's Hessian at the optimum: a solve next to it failed";
+      return false;
+    }
+    for (std::size_t j = 0; j < q; ++j) h(Eigen::Index(j), Eigen::Index(i)) = (up[j] - down[j]) / (high - low);
+  }
+  h = (0.5 * (h + h.transpose())).eval();
+  return true;
+}
+
+}  // namespace
+
+int fit_model(const FitConfig& config, CommandIO& io, const FitExtras& extras) {
   const SimulateConfig& sim = config.simulate;
   const Scaled scaled = scaled_parameters(config);
   const std::unique_ptr<FitEngine> fit = make_fit_engine(config, scaled);
@@ -45,16 +74,29 @@ int fit_model(const FitConfig& config, CommandIO& io) {
     if (config.optimizer.starts > 1) fits.back()->run_experiments(nullptr, 1);  // the starts take the threads
   }
   const StopRequest stop = this_threads_stop_request();  // Ctrl-C (the Python module), seen by every start
+  const auto objective = [&](FitEngine& engine) -> FitObjective {
+    return [&engine, &extras, stop](const std::vector<double>& theta, std::vector<double>& gradient) {
+      if (stop.requested()) return double(NAN);  // every start ends soon
+      std::string failure;
+      const double value = engine.evaluate(theta, gradient, failure);
+      if (!extras.penalty || !std::isfinite(value)) return value;
+      std::vector<double> slope(gradient.size(), 0.0);
+      const double penalty = extras.penalty(theta, slope);
+      for (std::size_t i = 0; i < gradient.size(); ++i) gradient[i] += slope[i];
+      return value + penalty;
+    };
+  };
   const ParameterFit result = fit_parameters(
       [&](std::size_t s) -> FitObjective {
-        return [&engine = *fits[s], stop](const std::vector<double>& theta, std::vector<double>& gradient) {
-          if (stop.requested()) return double(NAN);  // every start ends soon
-          std::string failure;
-          return engine.evaluate(theta, gradient, failure);
-        };
+        return objective(*fits[s]);
       },
       [&](const std::vector<double>& theta, Eigen::MatrixXd& information, std::vector<double>& predictions,
-          std::string& failure) { return !stop.requested() && fit->fisher(theta, information, predictions, failure); },
+          std::string& failure) {
+        if (stop.requested()) return false;
+        if (!extras.hessian_information) return fit->fisher(theta, information, predictions, failure);
+        return hessian(objective(*fit), theta, scaled.lower, scaled.upper, information, failure) &&
+               fit->predict(theta, predictions, failure);
+      },
       scaled.parameters, scaled.lower, scaled.upper, config.optimizer, print_progress,
       [parallel](std::size_t count, const std::function<void(std::size_t)>& work) {
         // One start runs on this thread: its experiments take the threads, and its
@@ -88,22 +130,20 @@ int fit_model(const FitConfig& config, CommandIO& io) {
   if (io.writes_outputs()) try {
     OutputSet outputs(sim.output_dir);
     write_fit_files(report, outputs.staging().string(), io.run);
+    if (extras.write_files) extras.write_files(outputs.staging().string(), best.x);
     commit_outputs(outputs, "fit", io.run);
   } catch (const std::exception& error) {
     report_error(io.error, error.what());
     return kExitRunFailed;
   }
-  io.finish(fit_json(config, report, fit->profiled_sigma()));
+  nlohmann::json out = fit_json(config, report, fit->profiled_sigma());
+  if (extras.conclude) extras.conclude(out, best.x);
+  io.finish(std::move(out));
   return kExitOk;
 }
 
-}  // namespace
-
 int run_fit(const ConfigFile& file, CommandIO& io) {
-  if (file.petab) {
-    report_error(io.error, file.path, ": fit on a PEtab problem is not taken yet (simulate and gradient are)");
-    return kExitBadInput;
-  }
+  if (file.petab) return run_petab_fit(file, io);
   auto loaded = load_config(io.error, fit_config, file);
   if (!loaded) return kExitBadInput;
   io.use_given_fields(loaded->simulate);  // a ConfigError of its own (the Python module's arrays)

@@ -154,4 +154,19 @@ double log_prior_slope(const ParameterPrior& prior, double x) {
   return NAN;
 }
 
+PriorSupport prior_support(const ParameterPrior& prior) {
+  PriorSupport support{prior.lower, prior.upper};
+  switch (prior.kind) {
+    case Kind::uniform:
+    case Kind::log_uniform:
+      support = {std::max(support.lower, prior.parameters[0]), std::min(support.upper, prior.parameters[1])};
+      break;
+    case Kind::normal:
+    case Kind::laplace:
+    case Kind::cauchy: break;
+    default: support.lower = std::max(support.lower, 0.0);  // of positive values
+  }
+  return support;
+}
+
 }  // namespace backsweep

@@ -44,4 +44,11 @@ double log_prior(const ParameterPrior& prior, double x);
 // d log p / dx (0 outside the support).
 double log_prior_slope(const ParameterPrior& prior, double x);
 
+// Where log p is finite: the distribution's support within the truncation (a fit keeps
+// its parameters there).
+struct PriorSupport {
+  double lower, upper;
+};
+PriorSupport prior_support(const ParameterPrior& prior);
+
 }  // namespace backsweep

@@ -21,10 +21,7 @@ FitConfig assemble_fit(FitSpec spec) {
   for (const FitExperimentConfig& e : config.experiments) {
     auto& initial = config.experiment_initial.emplace_back();
     for (const auto& formula : e.initial_formulas) {
-      if (formula && !of_parameters) {
-        of_parameters.emplace(config.simulate.parameter_names);
-        for (const NamedConstant& c : config.simulate.constants) of_parameters->add_constant(c.name, c.value);
-      }
+      if (formula && !of_parameters) of_parameters.emplace(initial_value_scope(config.simulate));
       initial.push_back(formula ? std::optional(parse_formula(*formula, *of_parameters)) : std::nullopt);
     }
   }

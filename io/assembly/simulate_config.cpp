@@ -98,8 +98,7 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
   // initial fields are numbers once read).
   config.initial_expressions.resize(config.initial_formulas.size());
   if (!config.layout) {
-    ExpressionScope scope(config.parameter_names);
-    for (const NamedConstant& constant : config.constants) scope.add_constant(constant.name, constant.value);
+    const ExpressionScope scope = initial_value_scope(config);
     for (std::size_t i = 0; i < config.initial_formulas.size(); ++i)
       if (const std::optional<Formula>& formula = config.initial_formulas[i])
         config.initial_expressions[i] = parse_formula(*formula, scope);

@@ -89,11 +89,11 @@ std::vector<EventSpec> model_events(const SimulateSpec& config) {
       throw ConfigError(place.at, place.key, "events run on the cpu backend only (solver.backend = \"" + config.backend + "\")");
     if (event.at) {
       const Expression at = parse_formula(*event.at, scope);
-      const double t = at.evaluate(config.parameters.data());
-      if (!(t > o.t0 && t <= o.t1)) continue;
       bool reads_parameters = false;
       for (std::size_t i = 0; i < config.parameter_names.size(); ++i) reads_parameters |= at.uses(i);
-      if (!reads_parameters) {
+      if (!reads_parameters) {  // a fixed time (one outside the run never happens); a moving one may move in
+        const double t = at.evaluate(config.parameters.data());
+        if (!(t > o.t0 && t <= o.t1)) continue;
         event.times = {t};
         event.at.reset();
       }

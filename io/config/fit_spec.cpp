@@ -200,30 +200,7 @@ void read_settings(const TomlSection& root, FitSpec& config) {
     if (sigma != "data" && sigma != "estimate") noise->fail("sigma", "must be data or estimate");
     config.estimate_sigma = sigma == "estimate";
   }
-  config.gradient_mode = automatic_gradient_mode(config.simulate.state_names.size(),
-                                                 config.simulate.parameter_names.size());
-  if (estimates_field(config)) config.optimizer.starts = 1;
-  if (const auto optimizer = root.subsection("optimizer")) {
-    optimizer->reject_unknown_keys(
-        {"method", "max_iterations", "gradient_tolerance", "starts", "seed", "gradient"});
-    if (optimizer->string("method", "lbfgsb") != "lbfgsb") optimizer->fail("method", "must be lbfgsb");
-    OptimizerOptions& o = config.optimizer;
-    o.max_iterations = optimizer->count("max_iterations", o.max_iterations);
-    if (o.max_iterations == 0) optimizer->fail("max_iterations", "must be at least 1");
-    o.gradient_tolerance = optimizer->number("gradient_tolerance", o.gradient_tolerance);
-    if (!(o.gradient_tolerance > 0.0)) optimizer->fail("gradient_tolerance", "must be > 0");
-    o.starts = optimizer->count("starts", o.starts);
-    if (o.starts == 0 || o.starts > 10000) optimizer->fail("starts", "must be between 1 and 10000");
-    if (o.starts > 1 && estimates_field(config))
-      optimizer->fail("starts", "must be 1 when a parameter field is estimated: its fit starts from the field "
-                                "[parameters] gives");
-    o.seed = optimizer->count("seed", o.seed);
-    const auto mode = gradient_mode(optimizer->string("gradient", "auto"),
-                                    config.simulate.state_names.size(),
-                                    config.simulate.parameter_names.size());
-    if (!mode) optimizer->fail("gradient", "must be auto, adjoint or tangent");
-    config.gradient_mode = *mode;
-  }
+  read_optimizer_section(root, config);
   config.checkpointing =
       detail::read_checkpointing(root, config.simulate.output_dir, config.simulate.initial_state.size());
 }
@@ -254,6 +231,33 @@ void read_data(const TomlSection& root, FitSpec& config) {
 }
 
 }  // namespace
+
+void read_optimizer_section(const detail::TomlSection& root, FitSpec& config) {
+  config.gradient_mode = automatic_gradient_mode(config.simulate.state_names.size(),
+                                                 config.simulate.parameter_names.size());
+  if (estimates_field(config)) config.optimizer.starts = 1;
+  if (const auto optimizer = root.subsection("optimizer")) {
+    optimizer->reject_unknown_keys(
+        {"method", "max_iterations", "gradient_tolerance", "starts", "seed", "gradient"});
+    if (optimizer->string("method", "lbfgsb") != "lbfgsb") optimizer->fail("method", "must be lbfgsb");
+    OptimizerOptions& o = config.optimizer;
+    o.max_iterations = optimizer->count("max_iterations", o.max_iterations);
+    if (o.max_iterations == 0) optimizer->fail("max_iterations", "must be at least 1");
+    o.gradient_tolerance = optimizer->number("gradient_tolerance", o.gradient_tolerance);
+    if (!(o.gradient_tolerance > 0.0)) optimizer->fail("gradient_tolerance", "must be > 0");
+    o.starts = optimizer->count("starts", o.starts);
+    if (o.starts == 0 || o.starts > 10000) optimizer->fail("starts", "must be between 1 and 10000");
+    if (o.starts > 1 && estimates_field(config))
+      optimizer->fail("starts", "must be 1 when a parameter field is estimated: its fit starts from the field "
+                                "[parameters] gives");
+    o.seed = optimizer->count("seed", o.seed);
+    const auto mode = gradient_mode(optimizer->string("gradient", "auto"),
+                                    config.simulate.state_names.size(),
+                                    config.simulate.parameter_names.size());
+    if (!mode) optimizer->fail("gradient", "must be auto, adjoint or tangent");
+    config.gradient_mode = *mode;
+  }
+}
 
 FitSpec fit_spec(const ConfigFile& file) {
   const TomlSection root(file);

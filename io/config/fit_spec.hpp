@@ -22,6 +22,10 @@
 
 namespace backsweep {
 
+namespace detail {
+class TomlSection;  // io/config/toml_reader.hpp
+}
+
 struct ConfigFile;  // io/config/config_file.hpp
 
 // A scalar parameter, or a parameter field estimated point by point: `points` values
@@ -83,6 +87,10 @@ struct FitSpec : FitSettings {
 
 // ConfigError on any problem.
 FitSpec fit_spec(const ConfigFile& file);
+
+// [optimizer] (method, max_iterations, gradient_tolerance, starts, seed, gradient) into
+// config.optimizer and config.gradient_mode: a config's, and a PEtab problem's from --set.
+void read_optimizer_section(const detail::TomlSection& root, FitSpec& config);
 
 // Whether a parameter field is estimated (a fit of a field runs from its prior, once).
 bool estimates_field(const FitSettings& config);

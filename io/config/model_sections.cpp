@@ -186,10 +186,8 @@ void read_parameters_and_initial(const TomlSection& root, SimulateSpec& config) 
                           "parameters." + name,
                           "is required: a model defined in the file has no default values");
 
-  // Initial values are numbers or expressions of the parameters (and constants).
-  ExpressionScope scope(config.parameter_names);
-  for (const NamedConstant& constant : config.constants)
-    scope.add_constant(constant.name, constant.value);
+  // Initial values are numbers or expressions of the parameters (and constants, and t).
+  const ExpressionScope scope = initial_value_scope(config);
   config.initial_formulas.resize(config.state_names.size());  // an SBML model's, else none
   config.initial_state.resize(config.state_names.size(), NAN);
   const auto initial = root.subsection("initial");

@@ -69,6 +69,8 @@ class PetabTranslator {
     s.output_dir = "out/" + std::filesystem::path(problem_.file).stem().string();
     symbols_ = std::move(sbml.symbols);
     for (const auto& [id, text] : symbols_) taken_.insert(text);
+    for (const auto& names : {s.state_names, s.parameter_names}) taken_.insert(names.begin(), names.end());
+    switches_ = std::move(sbml.switches);
   }
 
   std::optional<std::size_t> parameter_index(const std::string& name) const {
@@ -180,6 +182,10 @@ class PetabTranslator {
         if (const auto name = symbol(change.target); name && parameter_index(*name)) apply(change, experiment);
     for (const std::string& c : conditions)
       for (const PetabConditionChange& change : changes(c)) apply(change, experiment);
+    if (from)  // a switch's value at the start is its relation's there, not the steady state's
+      for (std::size_t s : switches_)
+        if (!experiment.initial_overridden[s] && !experiment.initial_formulas[s])
+          experiment.initial_formulas[s] = sim().initial_formulas[s];
     experiment_index_[id] = out_.fit.experiments.size();
     out_.fit.experiments.push_back(std::move(experiment));
     return experiment_index_[id];
@@ -322,7 +328,7 @@ class PetabTranslator {
   // The model's initial values at the parameters' nominal values (each experiment's
   // numbers; formulas are evaluated at the run's parameters).
   void evaluate_initial_state() {
-    ExpressionScope scope(sim().parameter_names);
+    const ExpressionScope scope = initial_value_scope(sim());
     for (std::size_t i = 0; i < sim().state_names.size(); ++i) {
       const double value = parse_formula(*sim().initial_formulas[i], scope).evaluate(sim().parameters.data());
       sim().initial_state[i] = value;
@@ -335,6 +341,7 @@ class PetabTranslator {
   PetabFit out_;
   std::map<std::string, std::string> symbols_;  // PEtab id -> its text in our expressions
   std::set<std::string> taken_;
+  std::vector<std::size_t> switches_;  // the model's switch states (SbmlModel::switches)
   std::map<std::string, std::size_t> experiment_index_, observable_index_;
   std::optional<double> start_;  // format 2: the experiments' start
 };

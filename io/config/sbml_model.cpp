@@ -6,6 +6,7 @@
 #include <set>
 
 #include "io/config/detail/sbml_math.hpp"
+#include "io/config/sbml_switches.hpp"
 #include "models/expression.hpp"
 
 LIBSBML_CPP_NAMESPACE_USE
@@ -32,7 +33,11 @@ struct Symbol {
 
 class SbmlReader {
  public:
-  SbmlReader(std::string file, const ::Model& model) : file_(std::move(file)), model_(model) {}
+  SbmlReader(std::string file, const ::Model& model)
+      : file_(std::move(file)),
+        model_(model),
+        switches_([this](const std::string& name) { return state_names_.count(name) > 0; },
+                  [this](const std::string& base) { return name_for(base); }) {}
 
   SbmlModel read() {
     refuse_what_is_not_taken();
@@ -56,6 +61,7 @@ class SbmlReader {
       } catch (const SbmlMathError&) {  // absent: refused where an equation reads it
       }
     }
+    switches_.add_to(out);
     return out;
   }
 
@@ -68,6 +74,7 @@ class SbmlReader {
   }
   template <class F>
   std::string guarded(const ::SBase* element, const std::string& id, F&& write) const {
+    writing_ = element;
     try {
       return write();
     } catch (const SbmlMathError& e) {
@@ -99,7 +106,7 @@ class SbmlReader {
 
   // The name `id` takes in expressions: itself, unless the syntax reserves it or another
   // symbol has it.
-  std::string name_for(const std::string& id) {
+  std::string name_for(const std::string& id) const {
     std::string name = id;
     while (name == "t" || is_reserved_expression_name(name) || taken_.count(name)) name += "_";
     taken_.insert(name);
@@ -124,6 +131,7 @@ class SbmlReader {
       s.role = Role::derived;  // a constant: its initial assignment's value throughout
       s.rule = s.initial;
     }
+    if (s.role == Role::state) state_names_.insert(s.name);
     symbols_[id] = s;
     order_.push_back(id);
   }
@@ -181,7 +189,7 @@ class SbmlReader {
   std::string dynamic(const std::string& id) const {
     const Symbol& s = symbol(id);
     if (s.role != Role::derived) return s.name;
-    return "(" + written(id, [this](const std::string& i) { return dynamic(i); }, s.rule) + ")";
+    return "(" + written(id, [this](const std::string& i) { return dynamic(i); }, s.rule, true) + ")";
   }
 
   // What `id` reads as at the start, in an expression of the parameters: a state's
@@ -194,17 +202,27 @@ class SbmlReader {
     return "(" + initial_text(id) + ")";
   }
 
-  // `math` written with `lookup`, refusing a cycle through `id`.
-  std::string written(const std::string& id, const detail::SbmlMathWriter::Symbol& lookup, const ::ASTNode* math) const {
+  // `math` written with `lookup`, refusing a cycle through `id`; `switched`: in the
+  // right-hand sides, where relations of time or the state are switches.
+  std::string written(const std::string& id, const detail::SbmlMathWriter::Symbol& lookup, const ::ASTNode* math,
+                      bool switched = false) const {
     if (!visiting_.insert(id).second) throw SbmlMathError("rules and initial assignments form a cycle through '" + id + "'");
     try {
-      std::string text = detail::SbmlMathWriter(model_, lookup).write(*math);
+      std::string text = (switched ? dynamic_writer(lookup) : detail::SbmlMathWriter(model_, lookup)).write(*math);
       visiting_.erase(id);
       return text;
     } catch (...) {
       visiting_.erase(id);
       throw;
     }
+  }
+
+  // A writer of the right-hand sides' math: relations of time or the state as switches.
+  detail::SbmlMathWriter dynamic_writer(const detail::SbmlMathWriter::Symbol& lookup) const {
+    return detail::SbmlMathWriter(model_, lookup, [this](const ::ASTNode& relation, const std::string& a, const std::string& b,
+                                                         const detail::SbmlMathWriter::Write& write) {
+      return switches_.relation(relation, a, b, write, where(writing_));
+    });
   }
 
   std::string initial_text(const std::string& id) const {
@@ -248,15 +266,14 @@ class SbmlReader {
     for (unsigned i = 0; i < law.getNumLocalParameters(); ++i)
       local[law.getLocalParameter(i)->getId()] = number_text(law.getLocalParameter(i)->getValue());
     return guarded(&r, r.getId(), [&] {
-      return "(" + detail::SbmlMathWriter(model_, [this](const std::string& i) { return dynamic(i); })
-                       .write(*law.getMath(), local) + ")";
+      return "(" + dynamic_writer([this](const std::string& i) { return dynamic(i); }).write(*law.getMath(), local) + ")";
     });
   }
 
   std::string right_hand_side(const std::string& id) const {
     const Symbol& s = symbol(id);
     const auto lookup = [this](const std::string& i) { return dynamic(i); };
-    if (s.rule) return written(id, lookup, s.rule);  // a rate rule
+    if (s.rule) return written(id, lookup, s.rule, true);  // a rate rule
     const ::Species* species = model_.getSpecies(id);
     if (!species || species->getBoundaryCondition()) return "0";
     std::string sum;  // Σ stoichiometry × rate: the amount's change
@@ -346,8 +363,11 @@ class SbmlReader {
   const ::Model& model_;
   std::map<std::string, Symbol> symbols_;
   std::vector<std::string> order_;  // species, compartments, parameters, in the file's order
-  std::set<std::string> taken_;
+  mutable std::set<std::string> taken_;
   mutable std::set<std::string> visiting_;
+  std::set<std::string> state_names_;  // the states' names in expressions
+  mutable detail::SbmlSwitches switches_;
+  mutable const ::SBase* writing_ = nullptr;  // the element whose math is being written
 };
 
 }  // namespace

@@ -8,9 +8,11 @@
 // it has only substance units); the constant ones are parameters; assignment rules (and
 // constants given by initial assignments) are written into every formula that reads them.
 // A species' right-hand side is its reactions' rates times their stoichiometry, over its
-// compartment's size when it is a concentration. What is not taken (delays, algebraic
-// rules, fast reactions, events with delays, variable stoichiometry, required packages)
-// is refused naming the element's id and what it is.
+// compartment's size when it is a concentration. A relation of time or the state in the
+// right-hand sides (a piecewise's condition) is a switch: a state an event flips. What is
+// not taken (delays, algebraic rules, fast reactions, events with delays, variable
+// stoichiometry, required packages) is refused naming the element's id and what it is.
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,6 +29,9 @@ struct SbmlModel {
   std::vector<Formula> equations;                          // per state
   std::vector<Formula> initial;                            // per state: of the parameters
   std::vector<EventSpec> events;
+  // The states that stand for relations of time or the state (sbml_switches.hpp):
+  // a run sets them at its start, a pre-equilibration does not hand them on.
+  std::vector<std::size_t> switches;
   // Every SBML id as an expression reads it: its name, or an assignment rule's formula
   // (PEtab's formulas name the model's ids). An id whose formula is not taken is absent.
   std::map<std::string, std::string> symbols;

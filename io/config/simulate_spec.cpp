@@ -226,6 +226,13 @@ ExpressionScope expression_scope(const SimulateSpec& config) {
   return model_scope(config.state_names, config.parameter_names, config.constants);
 }
 
+ExpressionScope initial_value_scope(const SimulateSpec& config) {
+  ExpressionScope scope(config.parameter_names);
+  for (const NamedConstant& constant : config.constants) scope.add_constant(constant.name, constant.value);
+  scope.add_constant("t", config.integrate.t0);
+  return scope;
+}
+
 SimulateSpec simulate_spec(const ConfigFile& file) {
   const TomlSection root(file);
   SimulateSpec config = detail::read_simulate_sections(root);
@@ -253,8 +260,8 @@ SimulateSpec detail::read_simulate_sections(const TomlSection& root) {
   SimulateSpec config;
   config.file = root.position("").file;
   detail::read_model_section(root, config);
+  read_time(root, config);  // initial values may read t at the start
   detail::read_parameters_and_initial(root, config);
-  read_time(root, config);
   read_solver(root, config);
   config.events = detail::read_events(root, config);
   // By default each config writes to a folder of its own, so runs do not overwrite each other.

@@ -69,5 +69,7 @@ SimulateSpec simulate_spec(const ConfigFile& file);
 // The names expressions of (t, y, p) in this config may use (objective terms; the
 // equations of a defined model): t, the states, the parameters and the constants.
 ExpressionScope expression_scope(const SimulateSpec& spec);
+// Where initial values are parsed: the parameters, the constants, and t at the start.
+ExpressionScope initial_value_scope(const SimulateSpec& spec);
 
 }  // namespace backsweep

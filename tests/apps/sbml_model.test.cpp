@@ -1,7 +1,8 @@
 // SBML models ([model] sbml) through the real program: every model of the PEtab test
 // suite and benchmark collection (tests/petab/) is read; one simulated against the
 // suite's reference; ids that are reserved names, concentrations in a compartment of size
-// 2, events and piecewise against closed forms; adjoint = tangent; what is not taken
+// 2, events and piecewise against closed forms; piecewise's switches of time and of the
+// state in gradients against the closed form's; adjoint = tangent; what is not taken
 // refused at the element's line.
 #include <algorithm>
 #include <cmath>
@@ -167,8 +168,59 @@ TEST_CASE("rules, initial assignments, function definitions, piecewise and an ev
   const auto j = simulated(config_of(model, "[time]\nend = 2\noutput = [0.5, 2]\n" + std::string(kTight)));
   CHECK(std::abs(j["states"]["x"][1].get<double>() - 2.0 * std::exp(-0.5)) < 1e-8);
   CHECK(std::abs(j["states"]["x"][2].get<double>() - 5.0 * std::exp(-0.5)) < 1e-8);  // reset at 1.5
-  CHECK(std::abs(j["states"]["z"][2].get<double>() - 1.0) < 1e-3);  // if() switches inside a step
+  CHECK(std::abs(j["states"]["z"][2].get<double>() - 1.0) < 1e-9);  // the piecewise's switch flips at t = 1
   CHECK(j["events"][0]["name"] == "reset");
+}
+
+TEST_CASE("piecewise of time and of the state switch where they cross: gradients exact through the switches' times") {
+  // x' = (a while t < tau, else 0) - k x and y' = (1 while x > c, else 0) from x = y = 0:
+  // x crosses c up at t1, the input stops at tau, x crosses c down at t2 < T, so
+  // J = x(T) + y(T) = x(tau) exp(-k (T - tau)) + t2 - t1.
+  const auto closed_form = [](double a, double k, double tau, double c) {
+    const double T = 4.0, x_tau = a / k * (1.0 - std::exp(-k * tau));
+    const double t1 = -std::log(1.0 - c * k / a) / k, t2 = tau + std::log(x_tau / c) / k;
+    return x_tau * std::exp(-k * (T - tau)) + t2 - t1;
+  };
+  const std::string time = R"(<csymbol encoding="text" definitionURL="http://www.sbml.org/sbml/symbols/time">t</csymbol>)";
+  const std::string body = R"(<listOfParameters>
+<parameter id="a" value="2" constant="true"/><parameter id="k" value="0.5" constant="true"/>
+<parameter id="tau" value="1.2" constant="true"/><parameter id="c" value="0.6" constant="true"/>
+<parameter id="x" value="0" constant="false"/><parameter id="y" value="0" constant="false"/>
+</listOfParameters>
+<listOfRules>
+<rateRule variable="x">)" + math("<apply><minus/><piecewise><piece><ci>a</ci><apply><lt/>" + time +
+                                  "<ci>tau</ci></apply></piece><otherwise><cn>0</cn></otherwise></piecewise>"
+                                  "<apply><times/><ci>k</ci><ci>x</ci></apply></apply>") + R"(</rateRule>
+<rateRule variable="y">)" + math("<piecewise><piece><cn>1</cn><apply><gt/><ci>x</ci><ci>c</ci></apply></piece>"
+                                  "<otherwise><cn>0</cn></otherwise></piecewise>") + R"(</rateRule>
+</listOfRules>
+)";
+  const fs::path model = sbml_file("switches", body);
+  const std::string rest = "[time]\nend = 4\n" + std::string(kTight) + "[objective]\nterminal = \"x + y\"\n";
+  const auto j = simulated(config_of(model, rest));
+  CHECK(std::abs(j["states"]["x"].back().get<double>() + j["states"]["y"].back().get<double>() -
+                 closed_form(2.0, 0.5, 1.2, 0.6)) < 1e-9);
+  const CliRun adjoint = run("gradient", config_of(model, rest + "[gradient]\nmode = \"adjoint\"\n"));
+  const CliRun tangent = run("gradient", config_of(model, rest + "[gradient]\nmode = \"tangent\"\n"));
+  CAPTURE(adjoint.err);
+  REQUIRE(adjoint.exit_code == 0);
+  REQUIRE(tangent.exit_code == 0);
+  const auto g = nlohmann::json::parse(adjoint.out)["gradient"]["parameters"];
+  const auto h = nlohmann::json::parse(tangent.out)["gradient"]["parameters"];
+  const double nominal[] = {2.0, 0.5, 1.2, 0.6}, step = 1e-5;
+  const char* names[] = {"a", "k", "tau", "c"};
+  for (int i = 0; i < 4; ++i) {  // the closed form's central difference: error ~1e-10
+    double up[4], down[4];
+    std::copy(nominal, nominal + 4, up);
+    std::copy(nominal, nominal + 4, down);
+    up[i] += step;
+    down[i] -= step;
+    const double reference =
+        (closed_form(up[0], up[1], up[2], up[3]) - closed_form(down[0], down[1], down[2], down[3])) / (2 * step);
+    CAPTURE(names[i]);
+    CHECK(std::abs(g[names[i]].get<double>() - reference) < 1e-7 * (1.0 + std::abs(reference)));
+    CHECK(std::abs(g[names[i]].get<double>() - h[names[i]].get<double>()) < 1e-9 * (1.0 + std::abs(reference)));
+  }
 }
 
 TEST_CASE("what is not taken is refused at the element: exit 2, the file, its line and the id") {

@@ -346,13 +346,17 @@ CASES = [
       files=petab(model_xml=lambda t: t[: len(t) // 2])),
     C("petab_sbml_not_taken", "simulate p.yaml", 2, "model.xml:", "algebraic rules are not taken",
       files=petab(model_xml=lambda t: t.replace("<listOfReactions>", ALGEBRAIC + "<listOfReactions>"))),
-    C("petab_fit_not_yet", "fit p.yaml", 2, "p.yaml", "not taken yet", files=PETAB),
     C("petab_prior_unknown", "simulate p.yaml", 2, "parameters.tsv:2:", "objectivePriorType", "'beta'",
       files=petab(parameters_tsv=lambda t: with_priors(t, "beta", "1;2"))),
     C("petab_prior_parameter_count", "gradient p.yaml", 2, "parameters.tsv:2:", "objectivePriorParameters", "takes 2",
       files=petab(parameters_tsv=lambda t: with_priors(t, "normal", "1"))),
     C("petab_prior_not_a_number", "simulate p.yaml", 2, "parameters.tsv:2:", "objectivePriorParameters",
       files=petab(parameters_tsv=lambda t: with_priors(t, "normal", "1;wide"))),
+    # A fit's starts spread over the bounds: an estimated parameter without one is refused.
+    C("petab_fit_unbounded", "fit p.yaml", 2, "parameters.tsv:3:", "upperBound", "must be finite",
+      files=petab(parameters_tsv=lambda t: sub(t, "b0\tlin\t0\t10", "b0\tlin\t0\tinf"))),
+    C("petab_fit_unknown_optimizer_key", "fit p.yaml --set optimizer.restarts=3", 2, "optimizer", "restarts",
+      files=petab()),
     # A pre-equilibration under which the model grows without bound: exit 1, saying so.
     C("petab_preequilibration_diverges", "simulate p.yaml", 1, "pre-equilibration", "non-finite",
       files=petab(conditions_tsv=lambda t: "conditionId\tk1\nc0\t0.8\npre\t-1\n",

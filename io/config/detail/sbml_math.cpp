@@ -84,6 +84,11 @@ std::string SbmlMathWriter::write(const ::ASTNode& node, const std::map<std::str
   if (const char* op = relation(type)) {  // a < b < c: each neighbouring pair holds
     children();
     if (args.size() < 2) throw SbmlMathError("a relation needs two operands");
+    const bool ordering = type != AST_RELATIONAL_EQ && type != AST_RELATIONAL_NEQ;
+    if (relation_ && ordering && args.size() == 2) {
+      const Write in_place = [&](const ::ASTNode& part) { return write(part, local); };
+      if (auto text = relation_(node, args[0], args[1], in_place)) return *text;
+    }
     std::string text = "(";
     for (std::size_t i = 0; i + 1 < args.size(); ++i) text += (i ? " and (" : "(") + args[i] + op + args[i + 1] + ")";
     return text + ")";

@@ -6,6 +6,7 @@
 // assignment rule's expression in parentheses).
 #include <functional>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -23,8 +24,14 @@ class SbmlMathWriter {
  public:
   // The text standing for an SBML id; throws SbmlMathError for one it does not know.
   using Symbol = std::function<std::string(const std::string& id)>;
-  SbmlMathWriter(const ::Model& model, Symbol symbol)
-      : model_(model), symbol_(std::move(symbol)) {}
+  // How a relation `a op b` (<, <=, >, >=; its operands written as `a` and `b`) is written
+  // in place of 1/0 (a switch the caller keeps), or nothing; `write` writes a node of the
+  // relation as its operands were written.
+  using Write = std::function<std::string(const ::ASTNode&)>;
+  using Relation = std::function<std::optional<std::string>(const ::ASTNode& relation, const std::string& a,
+                                                            const std::string& b, const Write& write)>;
+  SbmlMathWriter(const ::Model& model, Symbol symbol, Relation relation = {})
+      : model_(model), symbol_(std::move(symbol)), relation_(std::move(relation)) {}
 
   // `local`: names bound here first (a kinetic law's local parameters, as numbers).
   std::string write(const ::ASTNode& node,
@@ -33,6 +40,7 @@ class SbmlMathWriter {
  private:
   const ::Model& model_;
   Symbol symbol_;
+  Relation relation_;
 };
 
 // A number as expression text that reads back the same double ("(-2.5)", "1e-300").
