@@ -41,7 +41,7 @@ namespace backsweep {
 template <Model M, class Observables, class InitialState, class Noise = GaussianNoise>
 class DataFit : public FitExperiments<M, InitialState> {
   using Base = FitExperiments<M, InitialState>;
-  using Base::model_, Base::method_, Base::integrate_, Base::initial_, Base::parameters_, Base::estimated_;
+  using Base::model_, Base::method_, Base::initial_, Base::parameters_, Base::estimated_;
   using Base::preequilibrated, Base::settled, Base::start_from, Base::directions, Base::aliases;
   using typename Base::Slopes;
 
@@ -191,7 +191,7 @@ class DataFit : public FitExperiments<M, InitialState> {
       const std::vector<double> p = parameters(e, theta);
       std::vector<double> y;
       if (!start_state(e, theta, y, failure)) return false;
-      IntegrateOptions options = integrate_;
+      IntegrateOptions options = this->options_of(e);
       options.output_times = times_of(rows);
       std::size_t next = 0;
       const IntegrateResult solved =
@@ -258,7 +258,7 @@ class DataFit : public FitExperiments<M, InitialState> {
     const std::vector<double> p = parameters(e, theta);
     // y0 comes from the objective's initial term; these zeros only size dJ/dy0.
     GradientProblem<M, MisfitObjective> problem{
-        model_, method_, std::vector<double>(state_size(model_)), p, objective, integrate_};
+        model_, method_, std::vector<double>(state_size(model_)), p, objective, this->options_of(e)};
     if (adjoint_observer)
       problem.adjoint_observer = [&, e](double t, const double* lambda) { adjoint_observer(e, t, lambda); };
     const GradientResult<double> solved =
@@ -321,7 +321,7 @@ class DataFit : public FitExperiments<M, InitialState> {
         }
       }
     };
-    IntegrateOptions options = integrate_;
+    IntegrateOptions options = this->options_of(e);
     options.output_times = times_of(rows);
     const IntegrateResult solved = solve_sensitivities(model_, method_, y.data(), p.data(), directions, options, observe);
     if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;

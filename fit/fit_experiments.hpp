@@ -6,6 +6,7 @@
 // forward sensitivities start from. DataFit (fit/data_fit.hpp) adds up the misfits.
 #include <algorithm>
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -42,6 +43,17 @@ class FitExperiments {
       p[estimated_[i].index] = estimated_[i].to_value(theta[i]);
     for (const auto& [target, source] : aliases(e)) p[target] = p[source];
     return p;
+  }
+
+  // Per experiment (or empty, or null): events in place of the model's (PEtab's later
+  // periods: the model's events and the changes at the periods' starts).
+  std::vector<std::shared_ptr<const TimeEvents>> experiment_events;
+
+  // The integration options of experiment e: its events.
+  IntegrateOptions options_of(std::size_t e) const {
+    IntegrateOptions options = integrate_;
+    if (e < experiment_events.size() && experiment_events[e]) options.events = experiment_events[e];
+    return options;
   }
 
   // Per experiment (or empty): where it starts from the steady state of another
@@ -83,7 +95,7 @@ class FitExperiments {
     } else {
       d = directions(from, theta, slopes == Slopes::scaled, y);
     }
-    return settle(model_, method_, integrate_, y, p.data(), d, failure);
+    return settle(model_, method_, options_of(from), y, p.data(), d, failure);
   }
 
   // The states experiment e keeps from its steady start, written into y0.

@@ -50,6 +50,7 @@ class ModelFitEngine final : public FitEngine {
       fit_.parameter_aliases.push_back(e.aliases);
       fit_.preequilibration.push_back(preequilibration_of(e));
     }
+    fit_.experiment_events = config.experiment_events;
   }
 
   std::unique_ptr<FitEngine> clone() const override { return std::make_unique<ModelFitEngine>(*this); }
@@ -71,11 +72,12 @@ class ModelFitEngine final : public FitEngine {
     const FitConfig& config = *config_;
     const SimulateConfig& sim = config.simulate;
     const bool states = !sim.fields();
-    IntegrateOptions options = sim.integrate;
-    if (options.output_times.empty())
-      for (int k = 1; k <= 200; ++k)
-        options.output_times.push_back(options.t0 + (options.t1 - options.t0) * k / 200.0);
+    std::vector<double> times = sim.integrate.output_times;
+    if (times.empty())
+      for (int k = 1; k <= 200; ++k) times.push_back(sim.integrate.t0 + (sim.integrate.t1 - sim.integrate.t0) * k / 200.0);
     for (std::size_t e = 0; e < config.experiments.size(); ++e) {
+      IntegrateOptions options = fit_.options_of(e);
+      options.output_times = times;
       FitReport::Trajectory trajectory;
       const std::vector<double> p = fit_.parameters(e, theta);
       std::vector<double> y;

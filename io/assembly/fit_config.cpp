@@ -25,6 +25,11 @@ FitConfig assemble_fit(FitSpec spec) {
       initial.push_back(formula ? std::optional(parse_formula(*formula, *of_parameters)) : std::nullopt);
     }
   }
+  for (const FitExperimentConfig& e : config.experiments) {
+    std::vector<EventSpec> events = config.simulate.events;
+    events.insert(events.end(), e.events.begin(), e.events.end());
+    config.experiment_events.push_back(e.events.empty() ? nullptr : build_time_events(config.simulate, events));
+  }
   return config;
 }
 

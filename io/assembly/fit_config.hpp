@@ -1,6 +1,7 @@
 #pragma once
 // A fit config built for the engine: its simulate sections (simulate_config.hpp) and its
 // observables' formulas parsed in the config's scope.
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,8 @@ struct FitConfig : FitSettings {
   std::vector<FitObservable> observables;
   // Per experiment, per state (or empty): experiments[e].initial_formulas parsed.
   std::vector<std::vector<std::optional<Expression>>> experiment_initial;
+  // Per experiment: null, or the model's events with its own (experiments[e].events).
+  std::vector<std::shared_ptr<const TimeEvents>> experiment_events;
 };
 
 FitConfig assemble_fit(FitSpec spec);

@@ -15,13 +15,10 @@
 
 namespace backsweep {
 
-namespace {
-
-// The [[events]] of an ODE config as the steppers take them.
-std::shared_ptr<const TimeEvents> time_events(const SimulateSpec& spec) {
+std::shared_ptr<const TimeEvents> build_time_events(const SimulateSpec& spec, const std::vector<EventSpec>& specs) {
   const ExpressionScope scope = expression_scope(spec);
   std::vector<TimeEvent> events;
-  for (const EventSpec& event : spec.events) {
+  for (const EventSpec& event : specs) {
     TimeEvent built{event.name, event.times, {}};
     if (event.at) built.at = parse_formula(*event.at, scope);
     if (event.when) built.when = parse_formula(*event.when, scope);
@@ -35,6 +32,8 @@ std::shared_ptr<const TimeEvents> time_events(const SimulateSpec& spec) {
   }
   return std::make_shared<const TimeEvents>(std::move(events), spec.state_names.size(), spec.parameter_names.size());
 }
+
+namespace {
 
 std::vector<Expression> parsed(const std::vector<Formula>& formulas, const ExpressionScope& scope) {
   std::vector<Expression> expressions;
@@ -103,7 +102,7 @@ SimulateConfig assemble_simulate(SimulateSpec spec) {
       if (const std::optional<Formula>& formula = config.initial_formulas[i])
         config.initial_expressions[i] = parse_formula(*formula, scope);
   }
-  if (!config.events.empty()) config.integrate.events = time_events(config);
+  if (!config.events.empty()) config.integrate.events = build_time_events(config, config.events);
   check_step_stability(config);
   return config;
 }

@@ -28,6 +28,9 @@ struct SimulateConfig : SimulateSpec {
 // Throws ConfigError (file, line, key) where the spec cannot be built.
 SimulateConfig assemble_simulate(SimulateSpec spec);
 
+// `events` (the spec's, or more) as the steppers take them, in the spec's scope.
+std::shared_ptr<const TimeEvents> build_time_events(const SimulateSpec& spec, const std::vector<EventSpec>& events);
+
 // Reads, validates and builds a config file's simulate sections.
 SimulateConfig load_simulate_config(const std::string& path);
 SimulateConfig simulate_config(const ConfigFile& file);

@@ -66,6 +66,9 @@ struct FitExperimentConfig {
   // The experiment whose steady state it starts from (PEtab's pre-equilibration), in the
   // states it does not set itself.
   std::optional<std::size_t> preequilibration;
+  // Events of its own beside the model's (PEtab's later periods: their changes at their
+  // start times).
+  std::vector<EventSpec> events;
 };
 
 // What a fit config says beyond its model and its observables' formulas.

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstddef>
 #include <functional>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -142,34 +144,65 @@ class PetabTranslator {
                                 [&](const PetabExperiment& x) { return x.id == m.experiment; });
     if (e == problem_.experiments.end())
       throw ConfigError(m.at, "experimentId", "unknown experiment '" + m.experiment + "'");
+    // A pre-equilibration (a first period at -inf), the period the simulation starts with,
+    // and later ones: their changes are events at their start times.
     const std::vector<PetabPeriod>& periods = e->periods;
-    const bool settles = periods.size() == 2 && periods[0].time == -INFINITY && std::isfinite(periods[1].time);
-    if (!settles && (periods.size() != 1 || !std::isfinite(periods[0].time)))
+    const std::size_t first = !periods.empty() && periods[0].time == -INFINITY ? 1 : 0;
+    if (periods.size() <= first)
       throw ConfigError(periods.empty() ? m.at : periods[0].at, "time",
-                        "experiment '" + m.experiment + "': " +
-                            (periods.size() == 1 ? "a pre-equilibration alone (steady-state measurements)"
-                                                 : "experiments of several periods") + " are not taken yet");
-    const PetabPeriod& main = periods.back();
+                        "experiment '" + m.experiment + "': a pre-equilibration alone (steady-state measurements) "
+                        "is not taken yet");
+    const PetabPeriod& main = periods[first];
+    if (!std::isfinite(main.time)) throw ConfigError(main.at, "time", "a period must start at a finite time or -inf");
     if (start_ && *start_ != main.time)
       throw ConfigError(main.at, "time", "experiments that start at different times are not taken yet");
     start_ = main.time;
-    if (!settles) return experiment(m.experiment, main.conditions, {}, m, std::nullopt);
+    const std::vector<PetabPeriod> later(periods.begin() + std::ptrdiff_t(first) + 1, periods.end());
+    if (!first) return experiment(m.experiment, main.conditions, {}, m, std::nullopt, later);
     // Format 2's changes last until changed again: the pre-equilibration's parameters hold
     // after it unless the period sets them.
     const std::size_t from = experiment(m.experiment + " pre-equilibration", periods[0].conditions, {}, m, std::nullopt);
-    return experiment(m.experiment, main.conditions, periods[0].conditions, m, from);
+    return experiment(m.experiment, main.conditions, periods[0].conditions, m, from, later);
+  }
+
+  // The changes of a later period as an event at its start: species and compartments
+  // that change set to their values (formulas of the state just before); a parameter's
+  // change is not taken yet.
+  EventSpec period_event(const std::string& experiment, const PetabPeriod& period) {
+    EventSpec event;
+    std::ostringstream name;
+    name << experiment << " at t = " << period.time;
+    event.name = name.str();
+    event.times = {period.time};
+    for (const std::string& c : period.conditions) {
+      const PetabCondition* condition = problem_.find_condition(c);
+      if (!condition) throw ConfigError(period.at, "conditionId", "unknown condition '" + c + "'");
+      for (const PetabConditionChange& change : condition->changes) {
+        double number = NAN;
+        if (change.value.empty() || (detail::is_number(change.value, number) && std::isnan(number))) continue;
+        const auto name = symbol(change.target);
+        if (!name) throw ConfigError(change.at, change.target, "is not an id of the model or the parameter table");
+        if (!state_index(*name))
+          throw ConfigError(change.at, change.target, "experiment '" + experiment + "': a period after the first that "
+                                                          "changes a parameter or a constant is not taken yet");
+        event.set.emplace_back(*name, Formula{detail::rewritten(change.value, [this](const std::string& id) { return symbol(id); }),
+                                              change.at, change.target});
+      }
+    }
+    return event;
   }
 
   // Experiment `id` (made on first use): the parameter changes of `carried`, then the
   // changes of `conditions`, applied to the model's values; `from`: its pre-equilibration.
   std::size_t experiment(const std::string& id, const std::vector<std::string>& conditions,
                          const std::vector<std::string>& carried, const PetabMeasurement& m,
-                         std::optional<std::size_t> from) {
+                         std::optional<std::size_t> from, const std::vector<PetabPeriod>& later = {}) {
     const auto known = experiment_index_.find(id);
     if (known != experiment_index_.end()) return known->second;
     const std::size_t n = sim().state_names.size();
     FitExperimentConfig experiment{id.empty() ? "default" : id, std::vector<double>(n, NAN), sim().parameters,
-                                   std::vector<bool>(n, false), std::vector<std::optional<Formula>>(n), {}, from};
+                                   std::vector<bool>(n, false), std::vector<std::optional<Formula>>(n), {}, from, {}};
+    for (const PetabPeriod& period : later) experiment.events.push_back(period_event(experiment.id, period));
     const auto changes = [&](const std::string& c) -> const std::vector<PetabConditionChange>& {
       const PetabCondition* condition = problem_.find_condition(c);
       if (!condition)
@@ -320,6 +353,8 @@ class PetabTranslator {
     IntegrateOptions& o = sim().integrate;
     o.t0 = start_.value_or(0.0);
     o.t1 = t1 > o.t0 ? t1 : o.t0 + 1.0;
+    for (FitExperimentConfig& e : out_.fit.experiments)  // a period after the last measurement changes nothing seen
+      std::erase_if(e.events, [&](const EventSpec& event) { return event.times.front() > o.t1; });
     sim().initial_state.resize(sim().state_names.size());
     evaluate_initial_state();
     sim().events = detail::model_events(sim());
