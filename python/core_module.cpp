@@ -1,5 +1,6 @@
 // backsweep._core: the commands of the backsweep program, run in this process on a config
-// (a file, or TOML text) with their results kept instead of printed. The Python package
+// (a file, or TOML text) with their results kept instead of printed, and PEtab problems
+// loaded once (loaded_problem.hpp). The Python package
 // (backsweep/__init__.py) turns them into result objects and exceptions.
 #include <chrono>
 #include <cstdint>
@@ -23,39 +24,18 @@
 #include "io/config/config_file.hpp"
 #include "io/vtk/vti_reader.hpp"
 #include "platform/interrupt.hpp"
+#include "python/json_to_python.hpp"
+#include "python/loaded_problem.hpp"
 #include "python/warning_lines.hpp"
 
 namespace nb = nanobind;
 using namespace backsweep;
 using namespace backsweep::apps;
+using backsweep::python::to_python;
 
 namespace {
 
 using InputArray = nb::ndarray<const double, nb::c_contig, nb::device::cpu>;
-
-// A JSON value as Python's: numbers, strings, lists and dicts made directly (no text in
-// between: the doubles are the run's own).
-nb::object to_python(const nlohmann::json& value) {
-  using Type = nlohmann::json::value_t;
-  switch (value.type()) {
-    case Type::boolean: return nb::bool_(value.get<bool>());
-    case Type::number_integer: return nb::int_(value.get<std::int64_t>());
-    case Type::number_unsigned: return nb::int_(value.get<std::uint64_t>());
-    case Type::number_float: return nb::float_(value.get<double>());
-    case Type::string: return nb::str(value.get_ref<const std::string&>().c_str());
-    case Type::array: {
-      nb::list list;
-      for (const nlohmann::json& item : value) list.append(to_python(item));
-      return list;
-    }
-    case Type::object: {
-      nb::dict dict;
-      for (const auto& [key, item] : value.items()) dict[key.c_str()] = to_python(item);
-      return dict;
-    }
-    default: return nb::none();  // null (and the binary values we never make)
-  }
-}
 
 int run_command(const std::string& command, ConfigFile file, CommandIO& io) {
   if (const ConfigCommand* found = find_config_command(command)) return found->run(std::move(file), io);
@@ -145,4 +125,5 @@ NB_MODULE(_core, module) {
              nb::arg("overrides"), nb::arg("write"), nb::arg("initial_fields"), nb::arg("parameter_fields"),
              nb::arg("on_main_thread"));
   module.def("seconds_per_call_in_cpp", &seconds_per_call_in_cpp);
+  python::bind_loaded_problem(module);
 }

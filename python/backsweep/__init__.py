@@ -11,12 +11,15 @@ with KeyboardInterrupt. Keyword options, for every function:
 - output_dir, write: the output files (written for configs from files, as the program
   does, or where output_dir is given).
 
+backsweep.load(PROBLEM.yaml) reads a PEtab problem once; its objective and gradient are then
+taken at any parameters (problem.objective_and_gradient(x)), as an outside optimiser needs.
+
 backsweep.jax and backsweep.torch wrap gradient() as a differentiable function.
 """
 
-from ._api import (BacksweepError, BacksweepWarning, ConfigError, Result, RunError, fit, gradient, lyapunov, run,
-                   simulate)
+from ._api import (BacksweepError, BacksweepWarning, ConfigError, Problem, Result, RunError, fit, gradient, load,
+                   lyapunov, run, simulate)
 from ._core import version as __version__
 
-__all__ = ["BacksweepError", "BacksweepWarning", "ConfigError", "Result", "RunError", "fit", "gradient", "lyapunov",
-           "run", "simulate", "__version__"]
+__all__ = ["BacksweepError", "BacksweepWarning", "ConfigError", "Problem", "Result", "RunError", "fit", "gradient",
+           "load", "lyapunov", "run", "simulate", "__version__"]

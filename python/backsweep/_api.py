@@ -168,3 +168,51 @@ def fit(config: Config, **options: Any) -> Result:
 def lyapunov(config: Config, **options: Any) -> Result:
     """`backsweep lyapunov`: r["exponents"], r["standard_errors"]."""
     return run("lyapunov", config, **options)
+
+
+class Problem:
+    """A PEtab problem loaded once (backsweep.load): its tables read and its model built,
+    its objective (-llh minus the log priors) and gradient taken at any x, the estimated
+    parameters on their scales in the order of `ids`. NaN where a solve fails;
+    `last_failure` says why."""
+
+    def __init__(self, core):
+        self._core = core
+        self.ids = list(core.ids)
+        self.scales = list(core.scales)
+        self.x_nominal = np.array(core.nominal)
+        self.lower = np.array(core.lower)
+        self.upper = np.array(core.upper)
+        self.last_failure = ""
+
+    def __repr__(self) -> str:
+        return f"<backsweep.Problem: {len(self.ids)} estimated parameters>"
+
+    def _evaluate(self, x, with_gradient: bool):
+        objective, gradient, llh, failure = self._core.evaluate(np.ascontiguousarray(x, dtype=np.float64).reshape(-1),
+                                                                with_gradient)
+        self.last_failure = failure
+        return objective, gradient, llh
+
+    def objective(self, x) -> float:
+        """-llh - log priors at x, by forward solves alone."""
+        return self._evaluate(x, False)[0]
+
+    def objective_and_gradient(self, x) -> tuple:
+        """(objective, d objective / dx) at x: the gradient by the problem's gradient mode."""
+        objective, gradient, _ = self._evaluate(x, True)
+        return objective, gradient
+
+    def llh(self, x) -> float:
+        """The log-likelihood at x (without the priors)."""
+        return self._evaluate(x, False)[2]
+
+
+def load(problem: Union[str, os.PathLike], *, set: Optional[Mapping[str, Any]] = None) -> Problem:
+    """A PEtab problem (its .yaml file) read once, for objective and gradient evaluations
+    at any parameters: `set` takes the keys `--set` takes (solver.rtol, optimizer.gradient)."""
+    overrides = [f"{key}={item if isinstance(item, str) else _toml.value(item)}" for key, item in (set or {}).items()]
+    code, core, error = _core.load(os.fspath(problem), overrides)
+    if code != 0:
+        raise (ConfigError if code == 2 else RunError)(error)
+    return Problem(core)

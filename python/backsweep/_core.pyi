@@ -17,3 +17,18 @@ def run(command: str, source: str, is_text: bool, name: str, overrides: Sequence
 
 def seconds_per_call_in_cpp(command: str, path: str, overrides: Sequence[str], repeats: int) -> float:
     """The benchmarks' baseline: the same command run from C++."""
+
+class LoadedProblem:
+    """A PEtab problem read and built once (python/loaded_problem.cpp)."""
+    ids: list[str]
+    scales: list[str]
+    nominal: list[float]
+    lower: list[float]
+    upper: list[float]
+
+    def evaluate(self, x: npt.NDArray[np.float64], with_gradient: bool
+                 ) -> tuple[float, Optional[npt.NDArray[np.float64]], float, str]:
+        """(objective, its gradient or None, llh, why it failed or ""), without the GIL."""
+
+def load(path: str, overrides: Sequence[str]) -> tuple[int, Optional[LoadedProblem], Optional[dict]]:
+    """(exit code, the problem where it loaded, the error where not)."""

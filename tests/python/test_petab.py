@@ -1,0 +1,70 @@
+"""backsweep.load: a PEtab problem read once, its objective and gradient at any parameters:
+the program's at the nominal point, bit for bit; central differences of its own forward
+objective elsewhere; SciPy's L-BFGS-B driving it to the program's fit; bad input raised
+as ConfigError with the file and row."""
+
+import pathlib
+
+import numpy as np
+import pytest
+
+import backsweep
+from conftest import SOURCE
+
+SUITE = SOURCE / "tests" / "petab" / "test-suite"
+CASE = SUITE / "v1.0.0" / "sbml" / "0001" / "_0001.yaml"  # conversion A <-> B: a0, b0, k1, k2
+PRIORS = SUITE / "v2.0.0" / "sbml" / "0024" / "_0024.yaml"
+
+
+@pytest.mark.parametrize("problem", [CASE, PRIORS], ids=["plain", "priors"])
+def test_nominal_point_is_the_programs(cli, problem):
+    expected = cli("gradient", problem)
+    p = backsweep.load(problem)
+    value, gradient = p.objective_and_gradient(p.x_nominal)
+    assert value == expected["objective"]
+    assert dict(zip(p.ids, gradient)) == expected["gradient"]["scaled"]
+    assert p.llh(p.x_nominal) == pytest.approx(expected["llh"], rel=1e-12)
+
+
+def test_gradient_against_central_differences_of_the_objective():
+    p = backsweep.load(CASE, set={"solver.rtol": 1e-11, "solver.atol": 1e-13})
+    x = p.x_nominal + np.array([0.3, 0.2, -0.1, 0.25])
+    value, gradient = p.objective_and_gradient(x)
+    assert value == pytest.approx(p.objective(x), rel=1e-9)
+    step = 1e-5
+    for i in range(len(x)):
+        e = np.zeros_like(x)
+        e[i] = step
+        central = (p.objective(x + e) - p.objective(x - e)) / (2 * step)
+        assert gradient[i] == pytest.approx(central, rel=1e-5, abs=1e-7), p.ids[i]
+
+
+def test_scipy_reaches_the_programs_fit(cli):
+    scipy_optimize = pytest.importorskip("scipy.optimize")
+    fitted = cli("fit", CASE, "--set", "optimizer.starts=4")
+    p = backsweep.load(CASE)
+    best = min((scipy_optimize.minimize(p.objective_and_gradient, x0, jac=True, method="L-BFGS-B",
+                                        bounds=list(zip(p.lower, p.upper))) for x0 in
+                (p.x_nominal, np.full(4, 2.0), np.full(4, 5.0))), key=lambda r: r.fun)
+    assert best.fun == pytest.approx(fitted["objective"], rel=1e-6)
+
+
+def test_a_failed_solve_is_nan_and_says_why():
+    p = backsweep.load(CASE, set={"solver.max_steps": 2})
+    value, gradient = p.objective_and_gradient(p.x_nominal)
+    assert np.isnan(value) and np.isnan(gradient).all()
+    assert "max_steps" in p.last_failure or "steps" in p.last_failure
+
+
+def test_bad_input_is_a_config_error_naming_the_file_and_row(tmp_path):
+    folder = tmp_path / "case"
+    folder.mkdir()
+    for f in CASE.parent.iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    table = folder / "_parameters.tsv"
+    table.write_text(table.read_text().replace("a0\tlin\t0", "a0\tlog10\t0"))  # log10 with a bound of 0
+    with pytest.raises(backsweep.ConfigError) as raised:
+        backsweep.load(folder / "_0001.yaml")
+    assert "_parameters.tsv:2" in str(raised.value)
+    with pytest.raises(backsweep.ConfigError):
+        backsweep.load(SOURCE / "examples" / "lorenz63_gradient.toml")  # a config, not a problem
