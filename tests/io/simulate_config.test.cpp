@@ -296,7 +296,7 @@ TEST_CASE("errors in a defined model name file:line:column and the key") {
        "unknown parameter (this model has: beta, gamma, i0)", "1\n[initial]"},
       {with(kSir, "R = 0\n", ""), "initial.R", "is required", "[initial]"},
       {with(kSir, "I = \"i0\"", "I = \"i0 + S\""), "initial.I",
-       "unknown name 'S' (known: beta, gamma, i0, N, pi, e)", "S\"\nR = 0"},
+       "unknown name 'S' (known: beta, gamma, i0, N, t, pi, e)", "S\"\nR = 0"},
       {with(kSir, "I = \"i0\"", "I = \"log(i0 - 2)\""), "initial.I", "evaluates to -inf",
        "\"log("},
       {with(kSir, "R = 0", "R = true"), "initial.R", "must be a number or an expression string",
