@@ -49,11 +49,6 @@ void write_parameter_table(const std::string& path, const PetabProblem& problem,
   if (!out) throw std::runtime_error("cannot write " + path);
 }
 
-// A value on `scale` in linear space.
-double linear(ParameterScale scale, double x) {
-  return scale == ParameterScale::log10 ? std::pow(10.0, x) : scale == ParameterScale::log ? std::exp(x) : x;
-}
-
 int petab_fit(LoadedPetab& loaded, CommandIO& io) {
   // The fit stays where the priors are positive (a uniform prior on [2, 8] inside bounds
   // [0, 10]): its box and its starts.
@@ -61,9 +56,9 @@ int petab_fit(LoadedPetab& loaded, CommandIO& io) {
     if (const std::optional<ParameterPrior>& prior = loaded.priors[k]) {
       FitParameter& p = loaded.config.parameters[k];
       const PriorSupport support = prior_support(*prior);
-      const ParameterScale scale = prior->on_scale ? p.scale : ParameterScale::lin;
-      p.lower = std::max(p.lower, linear(scale, support.lower));
-      p.upper = std::min(p.upper, linear(scale, support.upper));
+      const EstimatedParameter on{p.index, prior->on_scale ? p.scale : ParameterScale::lin};
+      p.lower = std::max(p.lower, on.to_value(support.lower));
+      p.upper = std::min(p.upper, on.to_value(support.upper));
     }
   const FitConfig& config = loaded.config;
   const Scaled scaled = scaled_parameters(config);
