@@ -118,8 +118,8 @@ int fit_model(const FitConfig& config, CommandIO& io, const FitExtras& extras) {
   if (config.estimate_sigma) report.estimated_sigma = fit->profiled_sigma();
   const ParameterErrors& errors = result.errors;
   if (!errors.identifiable)
-    std::cerr << "warning: the Fisher information is singular: some parameters are not "
-                 "identifiable from these data\n";
+    std::cerr << "warning: " << (extras.hessian_information ? "the objective's Hessian" : "the Fisher information")
+              << " is singular: some parameters are not identifiable from these data\n";
   report.covariance.assign(errors.covariance.data(), errors.covariance.data() + errors.covariance.size());
 
   report_parameters(config, scaled, best.x, errors.standard_errors, false, report);
