@@ -273,9 +273,19 @@ class DataFit : public FitExperiments<M, InitialState> {
     result.value = solved.value;
     if ((result.monitor = solved.diagnostics.monitor)) result.monitor->forget_history();
     std::vector<double> dJ_dp = solved.dJ_dp;
-    const auto& pairs = aliases(e);
-    for (auto pair = pairs.rbegin(); pair != pairs.rend(); ++pair) dJ_dp[pair->second] += dJ_dp[pair->first];
-    for (const EstimatedParameter& parameter : estimated_) result.dJ_dp.push_back(dJ_dp[parameter.index]);
+    if (this->derive_slopes) {  // dJ/dp_i = sum_j dJ/dp_j dp_j/dp_i, through the aliases and formulas
+      std::vector<double> y0;
+      const SensitivityDirections along_p = directions(e, theta, false, y0);
+      for (std::size_t i = 0; i < estimated_.size(); ++i) {
+        double sum = 0.0;
+        for (std::size_t j = 0; j < p.size(); ++j) sum += dJ_dp[j] * along_p.parameters[i * p.size() + j];
+        result.dJ_dp.push_back(sum);
+      }
+    } else {
+      const auto& pairs = aliases(e);
+      for (auto pair = pairs.rbegin(); pair != pairs.rend(); ++pair) dJ_dp[pair->second] += dJ_dp[pair->first];
+      for (const EstimatedParameter& parameter : estimated_) result.dJ_dp.push_back(dJ_dp[parameter.index]);
+    }
     if (preequilibrated(e))  // dJ/dy0 along the kept states' slopes
       for (std::size_t i = 0; i < along.count; ++i)
         for (std::size_t s = 0; s < steady.size(); ++s)

@@ -6,6 +6,7 @@
 // forward sensitivities start from. DataFit (fit/data_fit.hpp) adds up the misfits.
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -36,12 +37,20 @@ class FitExperiments {
   // estimated one); dJ/d source gathers dJ/d target.
   std::vector<std::vector<std::pair<std::size_t, std::size_t>>> parameter_aliases;
 
+  // Parameters an experiment sets to formulas of the others (a PEtab condition's), after
+  // theta and the aliases: derive(e, p) overwrites them in p, in values and on Dual lanes;
+  // dJ/dtheta then goes through them. Unset: none anywhere.
+  using Lanes = Dual<double, kDerivativeLanes>;
+  std::function<void(std::size_t, double*)> derive_values;
+  std::function<void(std::size_t, Lanes*)> derive_slopes;
+
   // The experiment's parameter vector with theta in place.
   std::vector<double> parameters(std::size_t e, const std::vector<double>& theta) const {
     std::vector<double> p = parameters_[e];
     for (std::size_t i = 0; i < estimated_.size(); ++i)
       p[estimated_[i].index] = estimated_[i].to_value(theta[i]);
     for (const auto& [target, source] : aliases(e)) p[target] = p[source];
+    if (derive_values) derive_values(e, p.data());
     return p;
   }
 
@@ -124,6 +133,11 @@ class FitExperiments {
       for (const auto& [target, source] : aliases(e)) {
         pd[target] = pd[source];
         for (std::size_t i = first; i < last; ++i) directions.parameters[i * np + target] = directions.parameters[i * np + source];
+      }
+      if (derive_slopes) {
+        derive_slopes(e, pd.data());
+        for (std::size_t j = 0; j < np; ++j)
+          for (std::size_t i = first; i < last; ++i) directions.parameters[i * np + j] = pd[j].d[i - first];
       }
       initial_(e, pd.data(), y0.data());
       for (std::size_t s = 0; s < n; ++s) {

@@ -1,4 +1,6 @@
 // A fit config's FitEngine for one model kind (apps/engine_of.hpp).
+#include <algorithm>
+
 #include "apps/engine_of.hpp"
 #include "apps/engine_of/model_kind.hpp"
 #include "io/assembly/config_objective.hpp"
@@ -28,6 +30,12 @@ std::optional<Preequilibration> preequilibration_of(const FitExperimentConfig& e
   return start;
 }
 
+// p[target] = formula(p), for each of an experiment's parameter formulas in order.
+template <class T>
+void derive(const std::vector<std::pair<std::size_t, Expression>>& formulas, T* p) {
+  for (const auto& [target, formula] : formulas) p[target] = formula.evaluate(static_cast<const T*>(p));
+}
+
 template <Model M>
 ConfigFit<M> make_fit(const M& model, const FitConfig& config, const Scaled& scaled) {
   const SimulateConfig& sim = config.simulate;
@@ -51,6 +59,11 @@ class ModelFitEngine final : public FitEngine {
       fit_.preequilibration.push_back(preequilibration_of(e));
     }
     fit_.experiment_events = config.experiment_events;
+    const auto& formulas = config.experiment_parameter_formulas;
+    if (std::any_of(formulas.begin(), formulas.end(), [](const auto& f) { return !f.empty(); })) {
+      fit_.derive_values = [&formulas](std::size_t e, double* p) { derive(formulas[e], p); };
+      fit_.derive_slopes = [&formulas](std::size_t e, typename ConfigFit<M>::Lanes* p) { derive(formulas[e], p); };
+    }
   }
 
   std::unique_ptr<FitEngine> clone() const override { return std::make_unique<ModelFitEngine>(*this); }

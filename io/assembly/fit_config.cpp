@@ -25,7 +25,11 @@ FitConfig assemble_fit(FitSpec spec) {
       initial.push_back(formula ? std::optional(parse_formula(*formula, *of_parameters)) : std::nullopt);
     }
   }
+  const ExpressionScope of_parameters_alone(config.simulate.parameter_names);
   for (const FitExperimentConfig& e : config.experiments) {
+    auto& formulas = config.experiment_parameter_formulas.emplace_back();
+    for (const auto& [target, formula] : e.parameter_formulas)
+      formulas.emplace_back(target, parse_formula(formula, of_parameters_alone));
     std::vector<EventSpec> events = config.simulate.events;
     events.insert(events.end(), e.events.begin(), e.events.end());
     config.experiment_events.push_back(e.events.empty() ? nullptr : build_time_events(config.simulate, events));

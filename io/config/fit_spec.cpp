@@ -169,13 +169,13 @@ void read_experiments(const TomlSection& root, FitSpec& config) {
   const std::vector<TomlSection> entries = table_array(root, "experiments");
   const std::vector<bool> none(sim.state_names.size(), false);
   if (entries.empty()) {
-    config.experiments.push_back({"default", sim.initial_state, sim.parameters, none, {}, {}, {}, {}});
+    config.experiments.push_back({"default", sim.initial_state, sim.parameters, none, {}, {}, {}, {}, {}});
     return;
   }
   for (const TomlSection& entry : entries) {
     entry.reject_unknown_keys({"id", "initial", "parameters"});
     if (!entry.has("id")) entry.fail("id", "is required");
-    FitExperimentConfig experiment{entry.string("id", ""), sim.initial_state, sim.parameters, none, {}, {}, {}, {}};
+    FitExperimentConfig experiment{entry.string("id", ""), sim.initial_state, sim.parameters, none, {}, {}, {}, {}, {}};
     if (experiment.id.empty()) entry.fail("id", "must not be empty");
     for (const auto& other : config.experiments)
       if (other.id == experiment.id) entry.fail("id", "experiment '" + experiment.id + "' is defined twice");

@@ -63,6 +63,9 @@ struct FitExperimentConfig {
   // (target, source): the experiment's parameter target takes source's value (DataFit's
   // parameter_aliases).
   std::vector<std::pair<std::size_t, std::size_t>> aliases;
+  // (target, formula): the experiment's parameter target is the formula of the parameters
+  // (a PEtab condition's), after the aliases, in order.
+  std::vector<std::pair<std::size_t, Formula>> parameter_formulas;
   // The experiment whose steady state it starts from (PEtab's pre-equilibration), in the
   // states it does not set itself.
   std::optional<std::size_t> preequilibration;

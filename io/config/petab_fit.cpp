@@ -201,7 +201,7 @@ class PetabTranslator {
     if (known != experiment_index_.end()) return known->second;
     const std::size_t n = sim().state_names.size();
     FitExperimentConfig experiment{id.empty() ? "default" : id, std::vector<double>(n, NAN), sim().parameters,
-                                   std::vector<bool>(n, false), std::vector<std::optional<Formula>>(n), {}, from, {}};
+                                   std::vector<bool>(n, false), std::vector<std::optional<Formula>>(n), {}, {}, from, {}};
     for (const PetabPeriod& period : later) experiment.events.push_back(period_event(experiment.id, period));
     const auto changes = [&](const std::string& c) -> const std::vector<PetabConditionChange>& {
       const PetabCondition* condition = problem_.find_condition(c);
@@ -237,8 +237,9 @@ class PetabTranslator {
       } else if (const auto source = parameter_index(text)) {
         experiment.aliases.emplace_back(*p, *source);
       } else {
-        throw ConfigError(change.at, change.target, "a condition that sets a parameter to a formula ('" + change.value +
-                                                         "') is not taken yet: give a number or a parameter id");
+        const Formula formula{text, change.at, change.target};
+        parse_formula(formula, ExpressionScope(sim().parameter_names));  // of the parameters alone
+        experiment.parameter_formulas.emplace_back(*p, formula);
       }
     } else if (const auto s = state_index(*name)) {
       if (numeric) {
