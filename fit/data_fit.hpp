@@ -17,6 +17,7 @@
 #include <numbers>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -42,7 +43,8 @@ template <Model M, class Observables, class InitialState, class Noise = Gaussian
 class DataFit : public FitExperiments<M, InitialState> {
   using Base = FitExperiments<M, InitialState>;
   using Base::model_, Base::method_, Base::initial_, Base::parameters_, Base::estimated_;
-  using Base::preequilibrated, Base::settled, Base::start_from, Base::directions, Base::aliases;
+  using Base::preequilibrated, Base::settled, Base::start_from, Base::directions;
+  using Base::start_directions, Base::steady_end, Base::with_slopes, Base::by_estimated;
   using typename Base::Slopes;
 
  public:
@@ -56,10 +58,13 @@ class DataFit : public FitExperiments<M, InitialState> {
       : Base(model, method, integrate, initial, std::move(parameters), std::move(estimated)),
         observables_(observables), observable_count_(observable_count), measurements_(std::move(measurements)),
         estimate_sigma_(estimate_sigma), mode_(mode), checkpointing_(checkpointing),
-        noise_(std::move(noise)), sigma_(measurements_.size()), rows_(parameters_.size()), count_(observable_count, 0) {
+        noise_(std::move(noise)), sigma_(measurements_.size()), rows_(parameters_.size()),
+        timed_rows_(parameters_.size()), steady_rows_(parameters_.size()), count_(observable_count, 0) {
     for (std::size_t k = 0; k < measurements_.size(); ++k) {
       sigma_[k] = measurements_[k].sigma;
-      rows_[measurements_[k].experiment].push_back(k);
+      const std::size_t e = measurements_[k].experiment;
+      rows_[e].push_back(k);
+      (std::isfinite(measurements_[k].time) ? timed_rows_ : steady_rows_)[e].push_back(k);
       ++count_[measurements_[k].observable];
     }
   }
@@ -187,26 +192,33 @@ class DataFit : public FitExperiments<M, InitialState> {
   bool predict_rows(const std::vector<double>& theta, std::vector<double>& values, std::string& failure) const {
     values.assign(3 * measurements_.size(), NAN);
     return each_experiment(values, 3, failure, [&](std::size_t e) {
-      const std::vector<std::size_t>& rows = rows_[e];
       const std::vector<double> p = parameters(e, theta);
+      const auto write = [&](std::size_t row, double t, const double* state) {
+        const Measurement& m = measurements_[row];
+        const double h = observables_(m.observable, t, state, p.data());
+        values[3 * row] = h;
+        values[3 * row + 1] = noise_(m, h, t, state, p.data(), sigma_[row]) + noise_.constant(m, sigma_[row]);
+        values[3 * row + 2] = noise_.residual(m, h, t, state, p.data(), sigma_[row]);
+      };
       std::vector<double> y;
       if (!start_state(e, theta, y, failure)) return false;
-      IntegrateOptions options = this->options_of(e);
-      options.output_times = times_of(rows);
-      std::size_t next = 0;
-      const IntegrateResult solved =
-          solve_forward(model_, method_, y.data(), p.data(), options, [&](double t, const double* state) {
-            for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
-              const std::size_t row = rows[next];
-              const Measurement& m = measurements_[row];
-              const double h = observables_(m.observable, t, state, p.data());
-              values[3 * row] = h;
-              values[3 * row + 1] = noise_(m, h, t, state, p.data(), sigma_[row]) + noise_.constant(m, sigma_[row]);
-              values[3 * row + 2] = noise_.residual(m, h, t, state, p.data(), sigma_[row]);
-            }
-          });
-      if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
-      return solved.ok();
+      const std::vector<std::size_t>& rows = timed_rows_[e];
+      if (!rows.empty()) {
+        IntegrateOptions options = this->options_of(e);
+        options.output_times = times_of(rows);
+        std::size_t next = 0;
+        const IntegrateResult solved =
+            solve_forward(model_, method_, y.data(), p.data(), options, [&](double t, const double* state) {
+              for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) write(rows[next], t, state);
+            });
+        if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
+        if (!solved.ok()) return false;
+      }
+      if (steady_rows_[e].empty()) return true;
+      SensitivityDirections none;
+      if (!steady_end(e, theta, Slopes::none, y, none, failure)) return false;
+      for (std::size_t row : steady_rows_[e]) write(row, INFINITY, y.data());
+      return true;
     });
   }
 
@@ -243,15 +255,43 @@ class DataFit : public FitExperiments<M, InitialState> {
     return solve_each_experiment(rows_, spread_experiments && ranks::count() > 1, values, width, failure, solve);
   }
 
-  // Experiment e's misfit and its gradient at the estimated parameters (or its failure).
+  // Experiment e's misfit and its gradient at the estimated parameters (or its failure):
+  // its measurements at given times by a gradient's solve, those at its steady state by
+  // the forward sensitivities of settling there.
   ExperimentResult experiment_result(std::size_t e, const std::vector<double>& theta) {
-    const std::vector<std::size_t>& rows = rows_[e];
-    std::vector<double> steady;
-    SensitivityDirections along;  // the steady state's slopes
     ExperimentResult result;
-    if (std::string why; preequilibrated(e) && !settled(e, theta, Slopes::linear, steady, along, why)) {
+    result.dJ_dp.assign(estimated_.size(), 0.0);
+    if (!timed_rows_[e].empty()) add_timed_misfit(e, theta, result);
+    if (result.failure || steady_rows_[e].empty()) return result;
+    std::vector<double> y;
+    SensitivityDirections d;
+    if (std::string why; !steady_end(e, theta, Slopes::linear, y, d, why)) {
       result.failure = FitSolveFailure{e, why, std::nullopt};
       return result;
+    }
+    const std::vector<double> p = parameters(e, theta);
+    std::vector<double> slopes(estimated_.size());
+    for (std::size_t row : steady_rows_[e]) {
+      const Measurement& m = measurements_[row];
+      result.value += with_slopes(d, y.data(), d.initial.data(), p, slopes.data(), [&](const auto* yd, const auto* pd) {
+        using D = std::remove_cvref_t<decltype(*yd)>;
+        const D t(INFINITY);
+        return noise_(m, observables_(m.observable, t, yd, pd), t, yd, pd, sigma_[row]);
+      });
+      for (std::size_t i = 0; i < slopes.size(); ++i) result.dJ_dp[i] += slopes[i];
+    }
+    return result;
+  }
+
+  // Adds the misfit of experiment e's measurements at given times and its gradient to
+  // `result` (or sets its failure).
+  void add_timed_misfit(std::size_t e, const std::vector<double>& theta, ExperimentResult& result) {
+    const std::vector<std::size_t>& rows = timed_rows_[e];
+    std::vector<double> steady;
+    SensitivityDirections along;  // the steady state's slopes
+    if (std::string why; preequilibrated(e) && !settled(e, theta, Slopes::linear, steady, along, why)) {
+      result.failure = FitSolveFailure{e, why, std::nullopt};
+      return;
     }
     MisfitObjective objective{{}, {}, Misfit{this, &rows}, {}, Initial{this, e, preequilibrated(e) ? &steady : nullptr}};
     for (std::size_t k : rows) objective.observation_times.push_back(measurements_[k].time);
@@ -268,29 +308,15 @@ class DataFit : public FitExperiments<M, InitialState> {
       result.failure = FitSolveFailure{e, solved.message, solved.diagnostics.nonfinite};
       result.refused = solved.diagnostics.refused;
       if (solved.status == IntegrateStatus::invalid_options) result.invalid_options = solved.message;
-      return result;
+      return;
     }
     result.value = solved.value;
     if ((result.monitor = solved.diagnostics.monitor)) result.monitor->forget_history();
-    std::vector<double> dJ_dp = solved.dJ_dp;
-    if (this->derive_slopes) {  // dJ/dp_i = sum_j dJ/dp_j dp_j/dp_i, through the aliases and formulas
-      std::vector<double> y0;
-      const SensitivityDirections along_p = directions(e, theta, false, y0);
-      for (std::size_t i = 0; i < estimated_.size(); ++i) {
-        double sum = 0.0;
-        for (std::size_t j = 0; j < p.size(); ++j) sum += dJ_dp[j] * along_p.parameters[i * p.size() + j];
-        result.dJ_dp.push_back(sum);
-      }
-    } else {
-      const auto& pairs = aliases(e);
-      for (auto pair = pairs.rbegin(); pair != pairs.rend(); ++pair) dJ_dp[pair->second] += dJ_dp[pair->first];
-      for (const EstimatedParameter& parameter : estimated_) result.dJ_dp.push_back(dJ_dp[parameter.index]);
-    }
+    result.dJ_dp = by_estimated(e, theta, solved.dJ_dp);
     if (preequilibrated(e))  // dJ/dy0 along the kept states' slopes
       for (std::size_t i = 0; i < along.count; ++i)
         for (std::size_t s = 0; s < steady.size(); ++s)
           if (preequilibration[e]->kept[s]) result.dJ_dp[i] += solved.dJ_dy0[s] * along.initial[i * steady.size() + s];
-    return result;
   }
 
   // Experiment e's predictions and their slopes along each estimated parameter (in scaled
@@ -298,44 +324,33 @@ class DataFit : public FitExperiments<M, InitialState> {
   // Row k of `rows` (`width` = q + 1 values) gets the prediction, then the slopes.
   bool experiment_slopes(std::size_t e, const std::vector<double>& theta, double* rows_out, std::size_t width,
                          std::string& failure) const {
-    using D = Dual<double, kDerivativeLanes>;
-    const std::vector<std::size_t>& rows = rows_[e];
     const std::vector<double> p = parameters(e, theta);
-    const std::size_t q = estimated_.size(), n = state_size(model_), np = p.size();
-    std::vector<double> y, steady;
-    SensitivityDirections directions = this->directions(e, theta, true, y), along;
-    if (preequilibrated(e)) {
-      if (!settled(e, theta, Slopes::scaled, steady, along, failure)) {
-        failure = "experiment " + std::to_string(e) + ": " + failure;
-        return false;
-      }
-      start_from(e, steady.data(), y.data());
-      for (std::size_t i = 0; i < q; ++i)
-        for (std::size_t s = 0; s < n; ++s)
-          if (preequilibration[e]->kept[s]) directions.initial[i * n + s] = along.initial[i * n + s];
-    }
-    std::size_t next = 0;
-    const auto observe = [&](double t, const double* state, const double* s) {
-      for (; next < rows.size() && measurements_[rows[next]].time == t; ++next) {
-        const Measurement& m = measurements_[rows[next]];
-        for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
-          const std::size_t last = std::min(q, first + kDerivativeLanes);
-          std::vector<D> yd(state, state + n), pd(p.begin(), p.end());
-          for (std::size_t i = first; i < last; ++i) {
-            for (std::size_t k = 0; k < n; ++k) yd[k].d[i - first] = s[i * n + k];
-            for (std::size_t j = 0; j < np; ++j) pd[j].d[i - first] = directions.parameters[i * np + j];
-          }
-          const D h = observables_(m.observable, D(t), yd.data(), pd.data());
-          rows_out[rows[next] * width] = h.v;
-          for (std::size_t i = first; i < last; ++i) rows_out[rows[next] * width + 1 + i] = h.d[i - first];
-        }
-      }
+    const auto write = [&](std::size_t row, double t, const double* state, const double* s,
+                           const SensitivityDirections& d) {
+      const Measurement& m = measurements_[row];
+      rows_out[row * width] = with_slopes(d, state, s, p, rows_out + row * width + 1, [&](const auto* yd, const auto* pd) {
+        return observables_(m.observable, std::remove_cvref_t<decltype(*yd)>(t), yd, pd);
+      });
     };
-    IntegrateOptions options = this->options_of(e);
-    options.output_times = times_of(rows);
-    const IntegrateResult solved = solve_sensitivities(model_, method_, y.data(), p.data(), directions, options, observe);
-    if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
-    return solved.ok();
+    std::vector<double> y;
+    SensitivityDirections directions;
+    if (!start_directions(e, theta, Slopes::scaled, y, directions, failure)) return false;
+    if (const std::vector<std::size_t>& rows = timed_rows_[e]; !rows.empty()) {
+      std::size_t next = 0;
+      IntegrateOptions options = this->options_of(e);
+      options.output_times = times_of(rows);
+      const IntegrateResult solved = solve_sensitivities(
+          model_, method_, y.data(), p.data(), directions, options, [&](double t, const double* state, const double* s) {
+            for (; next < rows.size() && measurements_[rows[next]].time == t; ++next)
+              write(rows[next], t, state, s, directions);
+          });
+      if (!solved.ok()) failure = "experiment " + std::to_string(e) + ": " + solved.message;
+      if (!solved.ok()) return false;
+    }
+    if (steady_rows_[e].empty()) return true;
+    if (!steady_end(e, theta, Slopes::scaled, y, directions, failure)) return false;
+    for (std::size_t row : steady_rows_[e]) write(row, INFINITY, y.data(), directions.initial.data(), directions);
+    return true;
   }
 
   std::vector<double> times_of(const std::vector<std::size_t>& rows) const {
@@ -375,6 +390,8 @@ class DataFit : public FitExperiments<M, InitialState> {
   std::vector<std::optional<GrowthReport>> monitors_;
   std::vector<double> sigma_, sigma_hat_;
   std::vector<std::vector<std::size_t>> rows_;  // per experiment, its measurements
+  // Per experiment, its measurements at given times and at its steady state (time inf).
+  std::vector<std::vector<std::size_t>> timed_rows_, steady_rows_;
   std::vector<std::size_t> count_;              // per observable, its measurements
 };
 

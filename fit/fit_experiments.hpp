@@ -68,6 +68,10 @@ class FitExperiments {
   // Per experiment (or empty): where it starts from the steady state of another
   // (fit/steady_state.hpp), as PEtab's pre-equilibration does.
   std::vector<std::optional<Preequilibration>> preequilibration;
+  // When set: restart(t, start, p, steady) sets the states a pre-equilibrated start reads
+  // afresh (SBML switches: their relation) in `steady`, from the experiment's start state
+  // at t (the steady state where kept, its own values elsewhere) and its parameters.
+  std::function<void(double, const double*, const double*, double*)> restart;
 
   // Experiment e's initial state at theta, pre-equilibrated where it is.
   bool start_state(std::size_t e, const std::vector<double>& theta, std::vector<double>& y, std::string& failure) const {
@@ -104,7 +108,15 @@ class FitExperiments {
     } else {
       d = directions(from, theta, slopes == Slopes::scaled, y);
     }
-    return settle(model_, method_, options_of(from), y, p.data(), d, failure);
+    if (!settle(model_, method_, options_of(from), y, p.data(), d, failure)) return false;
+    if (restart) {
+      const std::vector<double> own = parameters(e, theta);
+      std::vector<double> start(y.size());
+      initial_(e, own.data(), start.data());
+      start_from(e, y.data(), start.data());
+      restart(options_of(e).t0, start.data(), own.data(), y.data());
+    }
+    return true;
   }
 
   // The states experiment e keeps from its steady start, written into y0.
@@ -146,6 +158,81 @@ class FitExperiments {
       }
     }
     return directions;
+  }
+
+  // Experiment e's start y and its directions along each estimated parameter (for
+  // `slopes`), pre-equilibrated where it is; false with `failure` set.
+  bool start_directions(std::size_t e, const std::vector<double>& theta, Slopes slopes, std::vector<double>& y,
+                        SensitivityDirections& d, std::string& failure) const {
+    if (slopes == Slopes::none) {
+      d = {};
+      return start_state(e, theta, y, failure);
+    }
+    d = directions(e, theta, slopes == Slopes::scaled, y);
+    if (!preequilibrated(e)) return true;
+    std::vector<double> steady;
+    SensitivityDirections along;
+    if (!settled(e, theta, slopes, steady, along, failure)) {
+      failure = "experiment " + std::to_string(e) + ": " + failure;
+      return false;
+    }
+    start_from(e, steady.data(), y.data());
+    const std::size_t n = y.size();
+    for (std::size_t i = 0; i < d.count; ++i)
+      for (std::size_t s = 0; s < n; ++s)
+        if (preequilibration[e]->kept[s]) d.initial[i * n + s] = along.initial[i * n + s];
+    return true;
+  }
+
+  // The steady state experiment e's run settles to (its measurements at time inf, after
+  // its events) and its directions, as start_directions gives them.
+  bool steady_end(std::size_t e, const std::vector<double>& theta, Slopes slopes, std::vector<double>& y,
+                  SensitivityDirections& d, std::string& failure) const {
+    if (!start_directions(e, theta, slopes, y, d, failure)) return false;
+    const std::vector<double> p = parameters(e, theta);
+    if (settle(model_, method_, this->options_of(e), y, p.data(), d, failure)) return true;
+    failure = "experiment " + std::to_string(e) + ": steady state: " + failure;
+    return false;
+  }
+
+  // f(y, p) of Duals and its slopes (into `slopes`, one an estimated parameter) along the
+  // directions d: the state's, s (q x n), and the parameters', d.parameters.
+  template <class F>
+  double with_slopes(const SensitivityDirections& d, const double* y, const double* s, const std::vector<double>& p,
+               double* slopes, const F& f) const {
+    using D = Dual<double, kDerivativeLanes>;
+    const std::size_t q = estimated_.size(), n = state_size(model_), np = p.size();
+    double value = 0.0;
+    for (std::size_t first = 0; first < std::max<std::size_t>(q, 1); first += kDerivativeLanes) {
+      const std::size_t last = std::min(q, first + kDerivativeLanes);
+      std::vector<D> yd(y, y + n), pd(p.begin(), p.end());
+      for (std::size_t i = first; i < last; ++i) {
+        for (std::size_t k = 0; k < n; ++k) yd[k].d[i - first] = s[i * n + k];
+        for (std::size_t j = 0; j < np; ++j) pd[j].d[i - first] = d.parameters[i * np + j];
+      }
+      const D h = f(yd.data(), pd.data());
+      value = h.v;
+      for (std::size_t i = first; i < last; ++i) slopes[i] = h.d[i - first];
+    }
+    return value;
+  }
+
+  // dJ/d(each estimated parameter's value) from dJ/dp of experiment e's parameters:
+  // through its aliases, and through its formulas where it has them.
+  std::vector<double> by_estimated(std::size_t e, const std::vector<double>& theta, std::vector<double> dJ_dp) const {
+    std::vector<double> out(estimated_.size(), 0.0);
+    if (derive_slopes) {  // sum_j dJ/dp_j dp_j/dtheta_i
+      std::vector<double> y0;
+      const SensitivityDirections along_p = directions(e, theta, false, y0);
+      const std::size_t np = dJ_dp.size();
+      for (std::size_t i = 0; i < estimated_.size(); ++i)
+        for (std::size_t j = 0; j < np; ++j) out[i] += dJ_dp[j] * along_p.parameters[i * np + j];
+      return out;
+    }
+    const auto& pairs = aliases(e);
+    for (auto pair = pairs.rbegin(); pair != pairs.rend(); ++pair) dJ_dp[pair->second] += dJ_dp[pair->first];
+    for (std::size_t i = 0; i < estimated_.size(); ++i) out[i] = dJ_dp[estimated_[i].index];
+    return out;
   }
 
   const std::vector<std::pair<std::size_t, std::size_t>>& aliases(std::size_t e) const {

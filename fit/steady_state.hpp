@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "fit/settle_decades.hpp"
 #include "solvers/method.hpp"
 #include "solvers/solve.hpp"
 
@@ -25,9 +26,6 @@ struct Preequilibration {
   std::size_t from = 0;
   std::vector<bool> kept;
 };
-
-// A model that has not settled by then has no steady state (or an unstable one).
-inline constexpr int kSettleDecades = 8;
 
 // y (n values) and directions.initial (count x n) are moved to the steady state under p
 // from options.t0; false, with `failure` saying why, when a solve fails or the model does

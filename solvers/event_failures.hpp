@@ -40,4 +40,9 @@ namespace backsweep::detail {
   throw std::runtime_error(what.str());
 }
 
+// Refuses a located event time whose G_h (dg/dt along the solution) is 0 or not finite.
+inline void check_transversal(const TimeEvent& event, double tau, double g_h) {
+  if (g_h == 0.0 || !std::isfinite(g_h)) touches_without_crossing(event, tau, g_h);
+}
+
 }  // namespace backsweep::detail

@@ -16,7 +16,10 @@
 // The grid's times t_n stay as they are (the controller's choices are not differentiated).
 // A crossing counts where g goes from strictly one side at the piece's start to the other
 // side or 0 at its end; tau is taken on that far side, so a jump that leaves g there does
-// not fire the event again. A terminal event ends the run: later steps keep the state.
+// not fire the event again. Another condition that the piece and the jumps at tau have
+// carried across (one crossing at the same moment, or one a jump crosses, as SBML's
+// triggers fire) happens at tau too: a piece of size 0 whose time is tau itself. A
+// terminal event ends the run: later steps keep the state.
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -28,6 +31,7 @@
 #include <vector>
 
 #include "models/dual.hpp"
+#include "solvers/event_conditions.hpp"
 #include "solvers/event_failures.hpp"
 #include "solvers/stepper.hpp"
 #include "solvers/time_events.hpp"
@@ -41,7 +45,7 @@ class FloatingEvents {
   // Chattering (Zeno): more events than this in one step, or one event again within
   // 2^-16 of the step (a crossing shorter than 2^-20 of it could be missed).
   static constexpr std::size_t kMaxPerStep = 64;
-  static constexpr int kFinest = 20, kCloser = 16;
+  static constexpr int kCloser = 16;
 
   FloatingEvents(Sub& sub, const TimeEvents& events)
       : sub_(sub), events_(events), n_(sub.state_size()), np_(sub.param_size() - 2), q_(np_ + 2), trial_(n_) {}
@@ -87,6 +91,7 @@ class FloatingEvents {
     T a, h;
     std::size_t event;  // that happens at its end, or npos (the last piece, to t_{n+1})
     T tau;              // the event's time: a + h, or at(p) itself
+    bool carried = false;  // h = 0 and tau = a: set off by the jumps before it at tau
   };
 
   // The pieces of `step`, their start states (starts_) and end states before the jump
@@ -121,22 +126,46 @@ class FloatingEvents {
       const T h = piece_size(event, a, h_value, p, start.data());
       take(a, h, p, start.data(), end.data(), error ? piece_error.data() : nullptr);
       add_error(piece_error, error);
-      const T tau = events_.events()[event].at ? at_time(events_.events()[event], p) : a + h;
+      const T tau = events_.events()[event].at ? event_moment(events_.events()[event], p) : a + h;
       pieces_.push_back({a, h, event, tau});
       ends_.insert(ends_.end(), end.begin(), end.end());
       check_chatter(step, event, value_of(h));
       done[event] = true;
-      events_.apply_one(event, tau, p, end.data());
-      check_finite(step, events_.events()[event], value_of(tau), end.data());
-      start = end;
-      a = tau;
-      if (events_.events()[event].terminal) {
-        std::copy(start.begin(), start.end(), y_next);
-        terminated_ = value_of(tau);
-        return;
+      moment_a_ = value_of(a);
+      moment_start_.resize(n_);
+      values_.resize(n_);
+      qv_.resize(np_ + 2);
+      for (std::size_t i = 0; i < n_; ++i) moment_start_[i] = value_of(start[i]);
+      fired_now_.assign(events_.events().size(), false);
+      for (std::size_t e = event;;) {
+        events_.apply_one(e, tau, p, end.data());
+        check_finite(step, events_.events()[e], value_of(tau), end.data());
+        start = end;
+        a = tau;
+        if (events_.events()[e].terminal) {
+          std::copy(start.begin(), start.end(), y_next);
+          terminated_ = value_of(tau);
+          return;
+        }
+        starts_.insert(starts_.end(), start.begin(), start.end());
+        fired_now_[e] = true;
+        e = carried_across(fired, value_of(tau), p, end.data());
+        if (e == TimeEvents::npos) break;
+        pieces_.push_back({tau, T(0), e, tau, true});
+        ends_.insert(ends_.end(), end.begin(), end.end());
+        if (pieces_.size() > kMaxPerStep) check_chatter(step, e, 0.0);
       }
-      starts_.insert(starts_.end(), start.begin(), start.end());
     }
+  }
+
+  // A condition carried across 0 from the start of the piece that found this moment's
+  // event (`fired`: the event that piece began just after) to the state after this
+  // moment's jumps, y at tau: it fires now too (npos: none).
+  std::size_t carried_across(std::size_t fired, double tau, const T* p, const T* y) {
+    for (std::size_t j = 0; j < np_; ++j) qv_[j] = value_of(p[j]);
+    for (std::size_t i = 0; i < n_; ++i) values_[i] = value_of(y[i]);
+    return first_carried_across(events_, fired_now_, moment_a_, moment_start_.data(), fired, tau, values_.data(),
+                                qv_.data());
   }
 
   // The first floating event in the piece from (a, start) to (t_next, end): its index
@@ -153,7 +182,7 @@ class FloatingEvents {
       const TimeEvent& event = events_.events()[e];
       double h = 0.0;
       if (event.at) {
-        const double tau = value_of(at_time(event, p));
+        const double tau = value_of(event_moment(event, p));
         // (t_n, t_{n+1}]: one at t_n belonged to the step before.
         if (done[e] || tau <= step.t || tau < a_value || tau > step.t_next) continue;
         h = tau - a_value;
@@ -172,21 +201,9 @@ class FloatingEvents {
     return {first, first_h};
   }
 
-  static bool crosses(int direction, double g0, double g1) {
-    const bool up = g0 < 0.0 && g1 >= 0.0, down = g0 > 0.0 && g1 <= 0.0;
-    return direction > 0 ? up : direction < 0 ? down : up || down;
-  }
-
-  // The piece's states at points s in [0, 1] of it, on the cubic Hermite interpolant of
-  // its ends and their slopes (exact at the ends), for finding crossings that come and go
-  // within the piece (a ball's whole arc in one step): evenly at k/8, and geometrically
-  // down to 2^-20 near its start, where a jump has just left g at 0 (a short arc).
+  // The piece's states at crossing_samples() of it, on the cubic Hermite interpolant of
+  // its ends and their slopes, for finding crossings that come and go within the piece.
   void sample(double a, double h, const T* p, const T* start, const T* end) {
-    if (sample_s_.empty()) {
-      sample_s_.push_back(0.0);
-      for (int j = kFinest; j > 3; --j) sample_s_.push_back(std::ldexp(1.0, -j));
-      for (int k = 1; k <= 8; ++k) sample_s_.push_back(k / 8.0);
-    }
     qv_.resize(np_ + 2);
     for (std::size_t j = 0; j < np_; ++j) qv_[j] = value_of(p[j]);
     qv_[np_] = a;
@@ -196,14 +213,7 @@ class FloatingEvents {
     for (std::size_t i = 0; i < n_; ++i) z0[i] = value_of(start[i]), z1[i] = value_of(end[i]);
     sub_.model()(0.0, z0, qv_.data(), d0);
     sub_.model()(1.0, z1, qv_.data(), d1);
-    samples_.resize(sample_s_.size() * n_);
-    for (std::size_t k = 0; k < sample_s_.size(); ++k) {
-      const double s = sample_s_[k], s2 = s * s, s3 = s2 * s;
-      const double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
-      const bool first = k == 0, last = k + 1 == sample_s_.size();
-      for (std::size_t i = 0; i < n_; ++i)
-        samples_[k * n_ + i] = first ? z0[i] : last ? z1[i] : h00 * z0[i] + h10 * d0[i] + h01 * z1[i] + h11 * d1[i];
-    }
+    hermite_points(n_, hermite_.data(), crossing_samples(), samples_);
   }
 
   // Where the condition first crosses in the piece: a crossing between samples of the
@@ -211,19 +221,20 @@ class FloatingEvents {
   std::optional<double> find_crossing(const TimeEvent& event, const T& a, double h_rest, const T* p,
                                       const T* start, bool just_fired) {
     const double a_value = value_of(a);
-    const std::size_t last = sample_s_.size() - 1;
+    const std::vector<double>& samples = crossing_samples();
+    const std::size_t last = samples.size() - 1;
     const auto g_sample = [&](std::size_t k) {
-      return condition_value(event, a_value + h_rest * sample_s_[k], samples_.data() + k * n_);
+      return event_condition(event, a_value + h_rest * samples[k], samples_.data() + k * n_, qv_.data());
     };
     const auto g_true = [&](double h) {
       take(a, T(h), p, start, trial_.data(), nullptr);
-      return value_of(condition(event, a + T(h), trial_.data(), p));
+      return value_of(event_condition(event, a + T(h), trial_.data(), p));
     };
     double g_before = just_fired ? 0.0 : g_sample(0);
     for (std::size_t k = 1; k <= last; ++k) {
       const double g_after = g_sample(k);
       if (crosses(event.direction, g_before, g_after)) {
-        const double lo = h_rest * sample_s_[k - 1], hi = k == last ? h_rest : h_rest * sample_s_[k];
+        const double lo = h_rest * samples[k - 1], hi = k == last ? h_rest : h_rest * samples[k];
         const double g_lo = k == 1 ? g_before : g_true(lo), g_hi = k == last ? g_after : g_true(hi);
         if (crosses(event.direction, g_lo, g_hi)) return locate(event, a, lo, hi, g_lo, g_hi, p, start);
       }
@@ -243,7 +254,7 @@ class FloatingEvents {
       double h = hi - g_hi * (hi - lo) / (g_hi - g_lo);
       if (!(h > lo && h < hi)) h = lo + 0.5 * (hi - lo);
       take(a, T(h), p, start, trial.data(), nullptr);
-      const double g = value_of(condition(event, a + T(h), trial.data(), p));
+      const double g = value_of(event_condition(event, a + T(h), trial.data(), p));
       if (g == 0.0) return h;
       if ((g < 0.0) == (g_lo < 0.0) && (g > 0.0) == (g_lo > 0.0)) {
         lo = h, g_lo = g;
@@ -262,22 +273,22 @@ class FloatingEvents {
   // function's, for a condition).
   T piece_size(std::size_t e, const T& a, double h_value, const T* p, const T* start) {
     const TimeEvent& event = events_.events()[e];
-    if (event.at) return at_time(event, p) - a;
+    if (event.at) return event_moment(event, p) - a;
     if constexpr (!is_dual_v<T>) {
       return T(h_value);
     } else {
       static_assert(std::is_same_v<typename T::value_type, double>, "one level of Dual");
       std::vector<T> end(n_);
       take(a, T(h_value), p, start, end.data(), nullptr);
-      const T g = condition(event, a + T(h_value), end.data(), p);  // its tangent at fixed h
+      const T g = event_condition(event, a + T(h_value), end.data(), p);  // its tangent at fixed h
       // G_h from a lane seeded in h alone.
       std::vector<T> p0(np_), start0(n_);
       for (std::size_t j = 0; j < np_; ++j) p0[j] = T(p[j].v);
       for (std::size_t i = 0; i < n_; ++i) start0[i] = T(start[i].v);
       const T h_seeded = T::variable(h_value, 0), a0(a.v);
       take(a0, h_seeded, p0.data(), start0.data(), end.data(), nullptr);
-      const double g_h = condition(event, a0 + h_seeded, end.data(), p0.data()).d[0];
-      check_transversal(event, a.v + h_value, g_h);
+      const double g_h = event_condition(event, a0 + h_seeded, end.data(), p0.data()).d[0];
+      detail::check_transversal(event, a.v + h_value, g_h);
       T h(h_value);
       for (int k = 0; k < T::lanes; ++k) h.d[k] = -g.d[k] / g_h;
       return h;
@@ -295,9 +306,6 @@ class FloatingEvents {
     if (again || pieces_.size() > kMaxPerStep)
       detail::chatters(step, events_.events()[event], pieces_.size(), again, value_of(pieces_.back().tau));
   }
-  static void check_transversal(const TimeEvent& event, double tau, double g_h) {
-    if (g_h == 0.0 || !std::isfinite(g_h)) detail::touches_without_crossing(event, tau, g_h);
-  }
 
   // One piece: from (a, y) a step of size h, through the rescaled model.
   void take(const T& a, const T& h, const T* p, const T* y, T* y_next, T* error) {
@@ -313,20 +321,6 @@ class FloatingEvents {
       for (std::size_t i = 0; i < n_; ++i) error[i] += piece_error[i];
   }
 
-  T condition(const TimeEvent& event, const T& t, const T* y, const T* p) const {
-    const T* segments[] = {&t, y, p};
-    return event.when->evaluate_segments(segments);
-  }
-  double condition_value(const TimeEvent& event, double t, const double* y) const {
-    const double* segments[] = {&t, y, qv_.data()};
-    return event.when->evaluate_segments(segments);
-  }
-  T at_time(const TimeEvent& event, const T* p) const {
-    const T t(0);
-    const T* segments[] = {&t, nullptr, p};
-    return event.at->evaluate_segments(segments);
-  }
-
   // The reverse of the pieces forward() kept (T = double).
   void reverse_pieces(const double* p, double* lambda, double* mu) {
     std::vector<double> l(n_), m(np_ + 2), w(n_), wq(np_ + 2), g_y(n_, 0.0), g_p(np_), g_t(1), tape;
@@ -338,6 +332,10 @@ class FloatingEvents {
       const double tau = piece.tau;
       double tau_bar = a_bar;
       if (piece.event != TimeEvents::npos) events_.reverse_one(piece.event, tau, n_, end, p, lambda, mu, &tau_bar);
+      if (piece.carried) {  // no step, and its time is the piece's start
+        a_bar = tau_bar;
+        continue;
+      }
       std::copy(lambda, lambda + n_, l.begin());
       reverse_piece(piece, p, start, l.data(), m.data());
       for (std::size_t j = 0; j < np_; ++j) mu[j] += m[j];
@@ -358,7 +356,7 @@ class FloatingEvents {
           std::copy(g_y.begin(), g_y.end(), w.begin());
           reverse_piece(piece, p, start, w.data(), wq.data());
           const double g_h = g_t[0] + wq[np_ + 1];
-          check_transversal(event, tau, g_h);
+          detail::check_transversal(event, tau, g_h);
           const double nu = tau_bar / g_h;
           for (std::size_t k = 0; k < n_; ++k) l[k] -= nu * w[k];
           for (std::size_t j = 0; j < np_; ++j) mu[j] -= nu * (wq[j] + g_p[j]);
@@ -386,9 +384,12 @@ class FloatingEvents {
   std::vector<T> q_, starts_, ends_;
   // Work vectors of a step, sized once: the piece's start and end, its error, a trial step.
   std::vector<T> start_, end_, piece_error_, trial_;
-  std::vector<bool> done_;
+  std::vector<bool> done_, fired_now_;  // at-events done in the step; events fired at this moment
+  double moment_a_ = 0.0;              // the start of the piece that found this moment's event,
+  std::vector<double> moment_start_;  // its state there (values)
+  std::vector<double> values_;        // a state's values
   std::vector<double> hermite_;  // the piece's ends and slopes, as values
-  std::vector<double> qv_, sample_s_, samples_;  // p (a, h) as values; where a piece is sampled, its states there
+  std::vector<double> qv_, samples_;  // p (a, h) as values; where a piece is sampled, its states there
   std::vector<Piece> pieces_;
   double terminated_ = kNever;
 };

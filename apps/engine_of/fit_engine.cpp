@@ -59,6 +59,10 @@ class ModelFitEngine final : public FitEngine {
       fit_.preequilibration.push_back(preequilibration_of(e));
     }
     fit_.experiment_events = config.experiment_events;
+    if (!config.restarted_states.empty())
+      fit_.restart = [&config](double t, const double* start, const double* p, double* steady) {
+        for (const auto& [s, relation] : config.restarted_states) steady[s] = evaluate_at(relation, t, start, p);
+      };
     const auto& formulas = config.experiment_parameter_formulas;
     if (std::any_of(formulas.begin(), formulas.end(), [](const auto& f) { return !f.empty(); })) {
       fit_.derive_values = [&formulas](std::size_t e, double* p) { derive(formulas[e], p); };

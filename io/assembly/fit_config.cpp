@@ -17,6 +17,8 @@ FitConfig assemble_fit(FitSpec spec) {
     if (o.noise) observable.noise = parse_formula(*o.noise, scope);
     observable.noise_model = o.noise_model;
   }
+  for (const auto& [state, formula] : spec.restarted_states)
+    config.restarted_states.emplace_back(state, parse_formula(formula, scope));
   std::optional<ExpressionScope> of_parameters;  // only where an experiment has initial formulas (never on a grid)
   for (const FitExperimentConfig& e : config.experiments) {
     auto& initial = config.experiment_initial.emplace_back();

@@ -26,6 +26,8 @@ struct FitConfig : FitSettings {
   std::vector<std::vector<std::optional<Expression>>> experiment_initial;
   // Per experiment: experiments[e].parameter_formulas parsed (of the parameters).
   std::vector<std::vector<std::pair<std::size_t, Expression>>> experiment_parameter_formulas;
+  // spec.restarted_states parsed (of t, the states and the parameters).
+  std::vector<std::pair<std::size_t, Expression>> restarted_states;
   // Per experiment: null, or the model's events with its own (experiments[e].events).
   std::vector<std::shared_ptr<const TimeEvents>> experiment_events;
 };

@@ -89,6 +89,9 @@ struct FitSettings {
 struct FitSpec : FitSettings {
   SimulateSpec simulate;
   std::vector<ObservableSpec> observables;
+  // (state, formula of t, the states and the parameters): the state's value at the start
+  // of a pre-equilibrated experiment, read there (an SBML switch's relation).
+  std::vector<std::pair<std::size_t, Formula>> restarted_states;
 };
 
 // ConfigError on any problem.

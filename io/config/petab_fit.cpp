@@ -14,6 +14,7 @@
 #include <string_view>
 #include <utility>
 
+#include "fit/settle_decades.hpp"
 #include "io/config/detail/petab_text.hpp"
 #include "io/config/events_section.hpp"
 #include "io/config/expression_reader.hpp"
@@ -72,7 +73,7 @@ class PetabTranslator {
     symbols_ = std::move(sbml.symbols);
     for (const auto& [id, text] : symbols_) taken_.insert(text);
     for (const auto& names : {s.state_names, s.parameter_names}) taken_.insert(names.begin(), names.end());
-    switches_ = std::move(sbml.switches);
+    out_.fit.restarted_states = std::move(sbml.switches);  // a switch starts from its relation
   }
 
   std::optional<std::size_t> parameter_index(const std::string& name) const {
@@ -148,10 +149,12 @@ class PetabTranslator {
     // and later ones: their changes are events at their start times.
     const std::vector<PetabPeriod>& periods = e->periods;
     const std::size_t first = !periods.empty() && periods[0].time == -INFINITY ? 1 : 0;
-    if (periods.size() <= first)
-      throw ConfigError(periods.empty() ? m.at : periods[0].at, "time",
-                        "experiment '" + m.experiment + "': a pre-equilibration alone (steady-state measurements) "
-                        "is not taken yet");
+    if (periods.empty()) throw ConfigError(m.at, "experimentId", "experiment '" + m.experiment + "' has no periods");
+    // A pre-equilibration alone: the run goes on from the steady state, at the start time.
+    if (periods.size() == first) {
+      const std::size_t from = experiment(m.experiment + " pre-equilibration", periods[0].conditions, {}, m, std::nullopt);
+      return experiment(m.experiment, {}, periods[0].conditions, m, from);
+    }
     const PetabPeriod& main = periods[first];
     if (!std::isfinite(main.time)) throw ConfigError(main.at, "time", "a period must start at a finite time or -inf");
     if (start_ && *start_ != main.time)
@@ -215,10 +218,6 @@ class PetabTranslator {
         if (const auto name = symbol(change.target); name && parameter_index(*name)) apply(change, experiment);
     for (const std::string& c : conditions)
       for (const PetabConditionChange& change : changes(c)) apply(change, experiment);
-    if (from)  // a switch's value at the start is its relation's there, not the steady state's
-      for (std::size_t s : switches_)
-        if (!experiment.initial_overridden[s] && !experiment.initial_formulas[s])
-          experiment.initial_formulas[s] = sim().initial_formulas[s];
     experiment_index_[id] = out_.fit.experiments.size();
     out_.fit.experiments.push_back(std::move(experiment));
     return experiment_index_[id];
@@ -325,10 +324,10 @@ class PetabTranslator {
   void read_measurements() {
     std::vector<std::pair<Measurement, std::size_t>> rows;
     double t1 = -INFINITY;
+    std::set<std::size_t> steady_measured;  // experiments measured at their steady state
     for (std::size_t r = 0; r < problem_.measurements.size(); ++r) {
       const PetabMeasurement& m = problem_.measurements[r];
-      if (!std::isfinite(m.time))
-        throw ConfigError(m.at, "time", "steady-state measurements (time inf) are not taken yet");
+      if (!(m.time > -INFINITY)) throw ConfigError(m.at, "time", "must be a number or inf (a steady-state measurement)");
       Measurement row;
       row.experiment = experiment_of(m);
       row.observable = observable_of(m);
@@ -339,7 +338,8 @@ class PetabTranslator {
         throw ConfigError(m.at, "measurement", "must be > 0 for observable '" + m.observable + "' on a " +
                                                    std::string(to_string(out_.fit.observables[row.observable]
                                                                              .noise_model.transformation)) + " scale");
-      t1 = std::max(t1, m.time);
+      if (std::isfinite(m.time)) t1 = std::max(t1, m.time);
+      else steady_measured.insert(row.experiment);
       rows.emplace_back(row, r);
     }
     if (rows.empty()) throw ConfigError({problem_.file}, "measurement_files", "the problem has no measurements");
@@ -354,11 +354,17 @@ class PetabTranslator {
     IntegrateOptions& o = sim().integrate;
     o.t0 = start_.value_or(0.0);
     o.t1 = t1 > o.t0 ? t1 : o.t0 + 1.0;
-    for (FitExperimentConfig& e : out_.fit.experiments)  // a period after the last measurement changes nothing seen
-      std::erase_if(e.events, [&](const EventSpec& event) { return event.times.front() > o.t1; });
+    // A period after the last measurement changes nothing seen, unless a steady state is.
+    for (std::size_t e = 0; e < out_.fit.experiments.size(); ++e)
+      if (!steady_measured.count(e))
+        std::erase_if(out_.fit.experiments[e].events, [&](const EventSpec& event) { return event.times.front() > o.t1; });
     sim().initial_state.resize(sim().state_names.size());
     evaluate_initial_state();
+    // The model's events up to where a steady state is looked for (fit/steady_state.hpp).
+    const double t1_of_run = o.t1;
+    if (!steady_measured.empty()) o.t1 = o.t0 + std::pow(10.0, kSettleDecades);
     sim().events = detail::model_events(sim());
+    o.t1 = t1_of_run;
   }
 
   // The model's initial values at the parameters' nominal values (each experiment's
@@ -377,7 +383,6 @@ class PetabTranslator {
   PetabFit out_;
   std::map<std::string, std::string> symbols_;  // PEtab id -> its text in our expressions
   std::set<std::string> taken_;
-  std::vector<std::size_t> switches_;  // the model's switch states (SbmlModel::switches)
   std::map<std::string, std::size_t> experiment_index_, observable_index_;
   std::optional<double> start_;  // format 2: the experiments' start
 };

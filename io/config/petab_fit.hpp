@@ -7,9 +7,9 @@
 // pre-equilibration condition (format 1) or period at -inf (format 2) is an experiment of
 // its own, which the measured one starts from (FitExperimentConfig::preequilibration).
 //
-// Not taken yet, and refused at the row that asks for it: steady-state measurements (time
-// inf), format 2's experiments of several periods (or of a pre-equilibration alone), and a
-// condition that sets a parameter to a formula.
+// Measurements at time inf are of the steady state the experiment settles to. Not taken
+// yet, and refused at the row that asks for it: a later period that changes a parameter
+// or a constant compartment.
 #include <cstddef>
 #include <optional>
 #include <vector>

@@ -15,6 +15,7 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "io/config/event_spec.hpp"
@@ -29,9 +30,10 @@ struct SbmlModel {
   std::vector<Formula> equations;                          // per state
   std::vector<Formula> initial;                            // per state: of the parameters
   std::vector<EventSpec> events;
-  // The states that stand for relations of time or the state (sbml_switches.hpp):
-  // a run sets them at its start, a pre-equilibration does not hand them on.
-  std::vector<std::size_t> switches;
+  // The states that stand for relations of time or the state (sbml_switches.hpp), with
+  // their relations (of t, the states and the parameters): a run sets them at its start,
+  // a pre-equilibrated one to the relation at its start's state.
+  std::vector<std::pair<std::size_t, Formula>> switches;
   // Every SBML id as an expression reads it: its name, or an assignment rule's formula
   // (PEtab's formulas name the model's ids). An id whose formula is not taken is absent.
   std::map<std::string, std::string> symbols;

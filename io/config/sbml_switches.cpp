@@ -76,7 +76,7 @@ void SbmlSwitches::add_to(SbmlModel& model) const {
       return std::nullopt;
     });
     initial[s.name] = at_start;
-    model.switches.push_back(model.state_names.size());
+    model.switches.emplace_back(model.state_names.size(), Formula{s.relation, s.where, s.name});
     model.state_names.push_back(s.name);
     model.equations.push_back({"0", s.where, s.name});
     model.initial.push_back({at_start, s.where, s.name});

@@ -2,8 +2,8 @@
 // (a bouncing ball), located on the steps. The adjoint carries the event times'
 // dependence on the parameters and the state (the jump condition): against the forward
 // tangent (which carries it by the implicit function) to 1e-10, central differences to
-// 1e-6, Taylor rates of 2, bitwise under every schedule, and the ball against its closed
-// form.
+// 1e-6, Taylor rates of 2, bitwise under every schedule, and the ball and events that
+// fire together against their closed forms.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -54,6 +54,12 @@ struct Height {
   template <class T>
   T operator()(const T* y, const T*) const {
     return y[0];
+  }
+};
+struct XPlusY {
+  template <class T>
+  T operator()(const T* y, const T*) const {
+    return y[0] + y[1];
   }
 };
 struct HeightAndSpeed {
@@ -173,6 +179,49 @@ TEST_CASE("the adjoint through moving events is exact: tangent, central differen
       CHECK(happened[0].t == 0.73);
       CHECK(taylor_test(problem, {0.05, -0.02, 0.1, 0.03, 2.0}, {0.1, -0.3}).min_rate >= 1.95);
     }
+  }
+}
+
+TEST_CASE("events at one moment fire together: a tie and a crossing a jump makes, with exact gradients") {
+  // x' = a from x0, y' = s b. Where x reaches c, "reach" jumps x by d; "switch" (the same
+  // condition) turns s off; the jump carries x across c + d/2, which sets off "count". So
+  // at tau = (c - x0)/a all three fire, and J = x(T) + y(T) = c + d + a (T - tau) + b tau + 1.
+  const Names names{{"x", "y", "s"}, {"a", "b", "c", "d"}};
+  const ExpressionModel model = ExpressionModel::parse(names.states, names.params, {"a", "s*b", "0"});
+  TimeEvent reach = event(names, "reach", {{"x", "x + d"}});
+  reach.when = parsed(names, "x - c");
+  reach.direction = 1;
+  TimeEvent off = event(names, "switch", {{"s", "1 - s"}});
+  off.when = parsed(names, "x - c");
+  TimeEvent count = event(names, "count", {{"y", "y + 1"}});
+  count.when = parsed(names, "x - c - d/2");
+  count.direction = 1;
+  const double x0 = 0.5, a = 1.3, b = 0.7, c = 2.0, d = 1.5, T = 3.0, tau = (c - x0) / a;
+  for (const Case& k : kCases) {
+    CAPTURE(k.method);
+    IntegrateOptions options;
+    options.t1 = T;
+    options.step = k.step;
+    options.rtol = 1e-10;
+    options.atol = 1e-12;
+    options.events = std::make_shared<const TimeEvents>(std::vector<TimeEvent>{reach, off, count}, 3, 4);
+    const GradientProblem<ExpressionModel, Objective<XPlusY>> problem{
+        model, *find_method(k.method), {x0, 0.0, 1.0}, {a, b, c, d}, Objective<XPlusY>{}, options};
+    const GradientResult<double> r = gradient(problem, problem.y0, problem.p);
+    REQUIRE(r.ok());
+    CHECK(r.value == doctest::Approx(c + d + a * (T - tau) + b * tau + 1.0).epsilon(1e-10));
+    const std::vector<EventOccurrence> happened = problem.integrate.events->occurrences();
+    REQUIRE(happened.size() == 3);
+    for (const EventOccurrence& o : happened) CHECK(o.t == doctest::Approx(tau).epsilon(1e-13));
+    const double dtau_da = -tau / a;  // dJ = (b - a) dtau + ...
+    CHECK(r.dJ_dp[0] == doctest::Approx(T - tau + (b - a) * dtau_da).epsilon(1e-9));
+    CHECK(r.dJ_dp[1] == doctest::Approx(tau).epsilon(1e-9));
+    CHECK(r.dJ_dp[2] == doctest::Approx(1.0 + (b - a) / a).epsilon(1e-9));
+    CHECK(r.dJ_dp[3] == doctest::Approx(1.0).epsilon(1e-9));
+    CHECK(r.dJ_dy0[0] == doctest::Approx(1.0 - b / a).epsilon(1e-9));
+    const GradientCheckReport check = check_gradient(problem, 1e-10, 1e-6);
+    CAPTURE(check.message);
+    CHECK(check.ok);
   }
 }
 

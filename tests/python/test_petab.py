@@ -1,7 +1,8 @@
 """backsweep.load: a PEtab problem read once, its objective and gradient at any parameters:
 the program's at the nominal point, bit for bit; central differences of its own forward
-objective elsewhere; SciPy's L-BFGS-B driving it to the program's fit; bad input raised
-as ConfigError with the file and row."""
+objective elsewhere; steady-state measurements against their closed form; SciPy's
+L-BFGS-B driving it to the program's fit; bad input raised as ConfigError with the file
+and row."""
 
 import pathlib
 
@@ -68,3 +69,27 @@ def test_bad_input_is_a_config_error_naming_the_file_and_row(tmp_path):
     assert "_parameters.tsv:2" in str(raised.value)
     with pytest.raises(backsweep.ConfigError):
         backsweep.load(SOURCE / "examples" / "lorenz63_gradient.toml")  # a config, not a problem
+
+
+def test_steady_state_measurements_against_the_closed_form(tmp_path):
+    # A <-> B (k1, k2) settles at A = k2 (a0 + b0)/(k1 + k2), with the conservation law's
+    # singular Jacobian; measured there (time inf) and at 0 (A = a0), sigma 0.5.
+    folder = tmp_path / "case"
+    folder.mkdir()
+    for f in CASE.parent.iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    (folder / "_measurements.tsv").write_text(
+        "observableId\tsimulationConditionId\ttime\tmeasurement\nobs_a\tc0\t0\t0.7\nobs_a\tc0\tinf\t0.3\n")
+    p = backsweep.load(folder / "_0001.yaml")
+    a0, b0, k1, k2 = 1.2, 0.4, 0.8, 0.6
+    x = np.array([a0, b0, k1, k2])
+    assert p.ids == ["a0", "b0", "k1", "k2"]
+    sigma, total, rate = 0.5, a0 + b0, k1 + k2
+    steady = k2 * total / rate
+    residuals = np.array([a0 - 0.7, steady - 0.3]) / sigma
+    llh = -0.5 * residuals @ residuals - 2 * np.log(np.sqrt(2 * np.pi) * sigma)
+    slopes = np.array([[1, 0, 0, 0], [k2 / rate, k2 / rate, -k2 * total / rate**2, k1 * total / rate**2]])
+    value, gradient = p.objective_and_gradient(x)
+    assert p.llh(x) == pytest.approx(llh, rel=1e-7)
+    assert value == pytest.approx(-llh, rel=1e-7)
+    np.testing.assert_allclose(gradient, residuals / sigma @ slopes, rtol=1e-6, atol=1e-9)
