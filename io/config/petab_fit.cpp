@@ -18,6 +18,7 @@
 #include "io/config/detail/petab_text.hpp"
 #include "io/config/events_section.hpp"
 #include "io/config/expression_reader.hpp"
+#include "io/config/petab_held_parameters.hpp"
 #include "io/config/petab_prior.hpp"
 #include "io/config/sbml_model.hpp"
 #include "models/expression.hpp"
@@ -33,6 +34,8 @@ class PetabTranslator {
   PetabFit translate() {
     read_model();
     read_parameters();
+    held_ = hold_changed_parameters(problem_, sim(), out_.fit.restarted_states,
+                                    [this](const std::string& id) { return symbol(id); }, taken_);
     read_measurements();
     return std::move(out_);
   }
@@ -168,9 +171,8 @@ class PetabTranslator {
     return experiment(m.experiment, main.conditions, periods[0].conditions, m, from, later);
   }
 
-  // The changes of a later period as an event at its start: species and compartments
-  // that change set to their values (formulas of the state just before); a parameter's
-  // change is not taken yet.
+  // The changes of a later period as an event at its start: states (held parameters'
+  // included) set to their values, formulas of the state just before.
   EventSpec period_event(const std::string& experiment, const PetabPeriod& period) {
     EventSpec event;
     std::ostringstream name;
@@ -183,13 +185,14 @@ class PetabTranslator {
       for (const PetabConditionChange& change : condition->changes) {
         double number = NAN;
         if (change.value.empty() || (detail::is_number(change.value, number) && std::isnan(number))) continue;
-        const auto name = symbol(change.target);
+        auto name = symbol(change.target);
         if (!name) throw ConfigError(change.at, change.target, "is not an id of the model or the parameter table");
+        if (const auto it = held_.states.find(*name); it != held_.states.end()) name = it->second;
         if (!state_index(*name))
           throw ConfigError(change.at, change.target, "experiment '" + experiment + "': a period after the first that "
-                                                          "changes a parameter or a constant is not taken yet");
-        event.set.emplace_back(*name, Formula{detail::rewritten(change.value, [this](const std::string& id) { return symbol(id); }),
-                                              change.at, change.target});
+                                                          "changes a constant is not taken yet");
+        const std::string value = detail::rewritten(change.value, [this](const std::string& id) { return symbol(id); });
+        event.set.emplace_back(*name, Formula{held_.read(value), change.at, change.target});
       }
     }
     return event;
@@ -218,6 +221,8 @@ class PetabTranslator {
         if (const auto name = symbol(change.target); name && parameter_index(*name)) apply(change, experiment);
     for (const std::string& c : conditions)
       for (const PetabConditionChange& change : changes(c)) apply(change, experiment);
+    for (const auto& [parameter, state] : held_.states)  // from the parameter here, not from the steady state
+      if (const std::size_t i = *state_index(state); from) experiment.initial_formulas[i] = sim().initial_formulas[i];
     experiment_index_[id] = out_.fit.experiments.size();
     out_.fit.experiments.push_back(std::move(experiment));
     return experiment_index_[id];
@@ -293,15 +298,15 @@ class PetabTranslator {
   std::size_t observable_of(const PetabMeasurement& m) {
     const PetabObservable* o = problem_.find_observable(m.observable);
     if (!o) throw ConfigError(m.at, "observableId", "unknown observable '" + m.observable + "'");
-    const std::string formula = placed(*o, m, o->formula, o->observable_placeholders, m.observable_parameters,
-                                       "observableParameter", "observableParameters");
+    const std::string formula = held_.read(placed(*o, m, o->formula, o->observable_placeholders,
+                                                  m.observable_parameters, "observableParameter", "observableParameters"));
     // The noise formula may read the observable itself.
-    const std::string noise = detail::rewritten(
+    const std::string noise = held_.read(detail::rewritten(
         placed(*o, m, o->noise_formula, o->noise_placeholders, m.noise_parameters, "noiseParameter", "noiseParameters"),
         [&](const std::string& id) -> std::optional<std::string> {
           if (id == o->id) return "(" + formula + ")";
           return std::nullopt;
-        });
+        }));
     const std::string key = o->id + '\n' + formula + '\n' + noise;
     const auto known = observable_index_.find(key);
     if (known != observable_index_.end()) return known->second;
@@ -382,6 +387,7 @@ class PetabTranslator {
   const PetabProblem& problem_;
   PetabFit out_;
   std::map<std::string, std::string> symbols_;  // PEtab id -> its text in our expressions
+  HeldParameters held_;  // the parameters later periods change, as states
   std::set<std::string> taken_;
   std::map<std::string, std::size_t> experiment_index_, observable_index_;
   std::optional<double> start_;  // format 2: the experiments' start

@@ -7,9 +7,9 @@
 // pre-equilibration condition (format 1) or period at -inf (format 2) is an experiment of
 // its own, which the measured one starts from (FitExperimentConfig::preequilibration).
 //
-// Measurements at time inf are of the steady state the experiment settles to. Not taken
-// yet, and refused at the row that asks for it: a later period that changes a parameter
-// or a constant compartment.
+// Measurements at time inf are of the steady state the experiment settles to. A later
+// period's changes are events at its start; a parameter it changes becomes a state that
+// holds it (io/config/petab_held_parameters.hpp).
 #include <cstddef>
 #include <optional>
 #include <vector>

@@ -1,8 +1,8 @@
 """backsweep.load: a PEtab problem read once, its objective and gradient at any parameters:
 the program's at the nominal point, bit for bit; central differences of its own forward
-objective elsewhere; steady-state measurements against their closed form; SciPy's
-L-BFGS-B driving it to the program's fit; bad input raised as ConfigError with the file
-and row."""
+objective elsewhere (a parameter a later period changes too); steady-state measurements
+against their closed form; SciPy's L-BFGS-B driving it to the program's fit; bad input
+raised as ConfigError with the file and row."""
 
 import pathlib
 
@@ -93,3 +93,26 @@ def test_steady_state_measurements_against_the_closed_form(tmp_path):
     assert p.llh(x) == pytest.approx(llh, rel=1e-7)
     assert value == pytest.approx(-llh, rel=1e-7)
     np.testing.assert_allclose(gradient, residuals / sigma @ slopes, rtol=1e-6, atol=1e-9)
+
+
+def test_a_parameter_a_later_period_changes_has_its_gradient(tmp_path):
+    # Case 0022 sets the compartment's size from 2 to 4 at t = 10; estimated, its first
+    # value reaches the objective through the initial amounts and the held size before 10.
+    folder = tmp_path / "case"
+    folder.mkdir()
+    source = SUITE / "v2.0.0" / "sbml" / "0022"
+    for f in source.iterdir():
+        (folder / f.name).write_bytes(f.read_bytes())
+    table = folder / "_parameters.tsv"
+    table.write_text(table.read_text().rstrip("\n") + "\ndefault_compartment\t0.5\t10.0\t2.0\ttrue\t\t\n")
+    p = backsweep.load(folder / "_0022.yaml", set={"solver.rtol": 1e-11, "solver.atol": 1e-13})
+    assert p.ids == ["k1", "default_compartment"]
+    x = np.array([2.3, 1.7])
+    _, gradient = p.objective_and_gradient(x)
+    step = 1e-5
+    for i in range(len(x)):
+        e = np.zeros_like(x)
+        e[i] = step
+        central = (p.objective(x + e) - p.objective(x - e)) / (2 * step)
+        assert gradient[i] == pytest.approx(central, rel=1e-6), p.ids[i]
+    assert abs(gradient[1]) > 1.0
