@@ -71,4 +71,41 @@ inline std::size_t first_carried_across(const TimeEvents& events, const std::vec
   return TimeEvents::npos;
 }
 
+// After the fixed-time events at t took the state from `before` to y (n states, np
+// parameters): the conditions they carried across 0 fire at t too, in order, each on the
+// state the last left (kept in `states`, if given, before each). Their indices, in order.
+template <class T>
+std::vector<std::size_t> fire_carried(const TimeEvents& events, double t, const T* before, const T* p, T* y,
+                                      std::size_t n, std::size_t np, std::vector<std::vector<T>>* states = nullptr) {
+  std::vector<std::size_t> fired;
+  std::vector<bool> fired_now(events.events().size(), false);
+  std::vector<double> y0(n), y1(n), pv(np);
+  for (std::size_t i = 0; i < n; ++i) y0[i] = value_of(before[i]);
+  for (std::size_t j = 0; j < np; ++j) pv[j] = value_of(p[j]);
+  for (;;) {
+    for (std::size_t i = 0; i < n; ++i) y1[i] = value_of(y[i]);
+    const std::size_t e = first_carried_across(events, fired_now, t, y0.data(), TimeEvents::npos, t, y1.data(), pv.data());
+    if (e == TimeEvents::npos) return fired;
+    if (states) states->emplace_back(y, y + n);
+    events.apply_one(e, T(t), p, y);
+    fired_now[e] = true;
+    fired.push_back(e);
+  }
+}
+
+// The transpose of fire_carried after the fixed-time events at times()[k] (`before`: the
+// state before them): lambda <- its transpose, mu += its parameters' part. The events it
+// reversed, in the order they fired.
+template <class T>
+std::vector<std::size_t> reverse_carried(const TimeEvents& events, std::size_t k, const T* before, const T* p, T* lambda, T* mu,
+                     std::size_t n, std::size_t np) {
+  const double t = events.times()[k];
+  std::vector<T> y(before, before + n);
+  events.apply(k, p, y.data());
+  std::vector<std::vector<T>> states;
+  const std::vector<std::size_t> fired = fire_carried(events, t, before, p, y.data(), n, np, &states);
+  for (std::size_t i = fired.size(); i-- > 0;) events.reverse_one(fired[i], T(t), n, states[i].data(), p, lambda, mu);
+  return fired;
+}
+
 }  // namespace backsweep

@@ -10,7 +10,8 @@
 //     the state before the jump would be wrong.
 //   - Events at moving times (floating_events.hpp) need a second stepper, Sub, of the same
 //     method on RescaledTime<the model>: with some, it takes every step, in pieces, and the
-//     reverse retakes the step from y_n (with which every record starts).
+//     reverse retakes the step from y_n (with which every record starts). A condition that
+//     a fixed-time jump carries across 0 fires at that time too.
 #include <algorithm>
 #include <cstddef>
 #include <optional>
@@ -80,7 +81,11 @@ class EventStepper : public detail::ModelTypeOf<S> {
     const std::size_t k = event_at(step);
     if (k == TimeEvents::npos) return;
     if (record_) std::copy(y_next, y_next + state_size(), record_ + inner_record_size());
+    if (carries()) jump_before_.assign(y_next, y_next + state_size());
     events_->apply(k, p, y_next);
+    if (carries())
+      log_carried(step.t_next, fire_carried(*events_, step.t_next, jump_before_.data(), p, y_next, state_size(),
+                                            events_->param_size()));
     jumped_ = true;
   }
   void accept() {
@@ -177,6 +182,13 @@ class EventStepper : public detail::ModelTypeOf<S> {
  private:
   static constexpr bool kMoves = !std::is_void_v<Sub>;
   bool moving() const { return floating_.has_value(); }
+  // Whether a fixed-time jump may carry a condition across 0 (solvers/event_conditions.hpp).
+  bool carries() const { return moving(); }
+  void log_carried(double t, const std::vector<std::size_t>& fired) const {
+    std::vector<EventOccurrence> found;
+    for (std::size_t e : fired) found.push_back({e, t});
+    events_->log_also(found);
+  }
   // The fixed-time event at the end of `step`, unless a terminal event came first.
   std::size_t event_at(const StepInterval& step) const {
     if (!events_) return TimeEvents::npos;
@@ -197,6 +209,9 @@ class EventStepper : public detail::ModelTypeOf<S> {
   template <class ReverseStep>
   void reverse_through(std::size_t k, const T* before, const T* p, T* lambda, T* mu, ReverseStep&& reverse_step) {
     jump_mu_.assign(param_size(), T(0));
+    if (carries())  // the retaken step logged its own events again: these too
+      log_carried(events_->times()[k], reverse_carried(*events_, k, before, p, lambda, jump_mu_.data(), state_size(),
+                                                       events_->param_size()));
     events_->reverse(k, state_size(), before, p, lambda, jump_mu_.data());
     reverse_step(lambda, mu);
     for (std::size_t j = 0; j < jump_mu_.size(); ++j) mu[j] += jump_mu_[j];
@@ -206,7 +221,7 @@ class EventStepper : public detail::ModelTypeOf<S> {
   const TimeEvents* events_;
   T* record_ = nullptr;
   bool jumped_ = false;
-  std::vector<T> before_, jump_mu_;
+  std::vector<T> before_, jump_mu_, jump_before_;
   typename detail::FloatingOf<Sub>::type floating_;
 };
 

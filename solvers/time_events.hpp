@@ -199,6 +199,11 @@ class TimeEvents {
     std::erase_if(log_, [&](const EventOccurrence& o) { return o.t > t && o.t <= t_next; });
     log_.insert(log_.end(), found.begin(), found.end());
   }
+  // More that happened in the step log() took last (conditions a fixed-time jump set off).
+  void log_also(const std::vector<EventOccurrence>& found) const {
+    const std::lock_guard lock(log_mutex_);
+    log_.insert(log_.end(), found.begin(), found.end());
+  }
   std::vector<EventOccurrence> occurrences() const {
     const std::lock_guard lock(log_mutex_);
     std::vector<EventOccurrence> sorted = log_;

@@ -32,8 +32,8 @@ FitConfig assemble_fit(FitSpec spec) {
     auto& formulas = config.experiment_parameter_formulas.emplace_back();
     for (const auto& [target, formula] : e.parameter_formulas)
       formulas.emplace_back(target, parse_formula(formula, of_parameters_alone));
-    std::vector<EventSpec> events = config.simulate.events;
-    events.insert(events.end(), e.events.begin(), e.events.end());
+    std::vector<EventSpec> events = e.events;  // its own first: at one time, PEtab's changes come before the model's
+    events.insert(events.end(), config.simulate.events.begin(), config.simulate.events.end());
     config.experiment_events.push_back(e.events.empty() ? nullptr : build_time_events(config.simulate, events));
   }
   return config;

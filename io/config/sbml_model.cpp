@@ -86,10 +86,9 @@ class SbmlReader {
   }
 
   void refuse_what_is_not_taken() const {
-    for (unsigned i = 0; i < model_.getNumRules(); ++i) {
-      const ::Rule& rule = *model_.getRule(i);
-      if (rule.isAlgebraic()) refuse(&rule, "algebraicRule", "algebraic rules are not taken (differential-algebraic equations)");
-    }
+    for (unsigned i = 0; i < model_.getNumRules(); ++i)
+      if (model_.getRule(i)->isAlgebraic())
+        refuse(model_.getRule(i), "algebraicRule", "algebraic rules are not taken (differential-algebraic equations)");
     for (unsigned i = 0; i < model_.getNumReactions(); ++i) {
       const ::Reaction& r = *model_.getReaction(i);
       if (r.isSetFast() && r.getFast()) refuse(&r, r.getId(), "is a fast reaction: not taken");
@@ -104,8 +103,7 @@ class SbmlReader {
       refuse(model_.getConstraint(0), "constraint", "constraints are not taken (nothing would check them)");
   }
 
-  // The name `id` takes in expressions: itself, unless the syntax reserves it or another
-  // symbol has it.
+  // The name `id` takes in expressions: itself, unless reserved or another symbol's.
   std::string name_for(const std::string& id) const {
     std::string name = id;
     while (name == "t" || is_reserved_expression_name(name) || taken_.count(name)) name += "_";
@@ -155,8 +153,7 @@ class SbmlReader {
     }
     for (unsigned i = 0; i < model_.getNumCompartments(); ++i) {
       const ::Compartment& c = *model_.getCompartment(i);
-      if (assigned.count(c.getId())) refuse(&c, c.getId(), "is a compartment an event resizes: not taken");
-      add(c.getId(), &c, !model_.getRule(c.getId()));
+      add(c.getId(), &c, !model_.getRule(c.getId()) && !assigned.count(c.getId()));
     }
     for (unsigned i = 0; i < model_.getNumParameters(); ++i) {
       const ::Parameter& p = *model_.getParameter(i);
@@ -341,6 +338,13 @@ class SbmlReader {
         refuse(&set, set.getVariable(), "an event assigns only species, compartments or parameters that change");
       spec.set.emplace_back(it->second.name,
                             formula(&set, set.getVariable(), guarded(&set, set.getVariable(), [&] { return writer.write(*set.getMath()); })));
+      if (!model_.getCompartment(set.getVariable())) continue;
+      // Resized, it keeps the amounts of the concentrations in it that the event does not set.
+      const std::string resized = "*" + it->second.name + "/(" + spec.set.back().second.text + ")";
+      for (unsigned i = 0; i < model_.getNumSpecies(); ++i)
+        if (const ::Species& c = *model_.getSpecies(i); c.getCompartment() == set.getVariable() &&
+            !c.getHasOnlySubstanceUnits() && symbol(c.getId()).role == Role::state && !e.getEventAssignment(c.getId()))
+          spec.set.emplace_back(symbol(c.getId()).name, formula(&set, c.getId(), symbol(c.getId()).name + resized));
     }
     return spec;
   }

@@ -124,6 +124,20 @@ struct Case {
 };
 const Case kCases[] = {{"rk4", 0.05}, {"dopri5", 0.0}, {"sdirk4", 0.05}, {"esdirk3", 0.0}};
 
+// x' = a, y' = s b with a switch s, J = x(T) + y(T) at T = 3, through `events`.
+const Names kSwitched{{"x", "y", "s"}, {"a", "b", "c", "d"}};
+GradientProblem<ExpressionModel, Objective<XPlusY>> switched_problem(const ExpressionModel& model, const Case& k,
+                                                                    std::vector<TimeEvent> events, double x0,
+                                                                    std::vector<double> p) {
+  IntegrateOptions options;
+  options.t1 = 3.0;
+  options.step = k.step;
+  options.rtol = 1e-10;
+  options.atol = 1e-12;
+  options.events = std::make_shared<const TimeEvents>(std::move(events), 3, 4);
+  return {model, *find_method(k.method), {x0, 0.0, 1.0}, std::move(p), Objective<XPlusY>{}, options};
+}
+
 }  // namespace
 
 TEST_CASE("a bounce's time and the height after it match the closed form, and so does the gradient") {
@@ -186,7 +200,7 @@ TEST_CASE("events at one moment fire together: a tie and a crossing a jump makes
   // x' = a from x0, y' = s b. Where x reaches c, "reach" jumps x by d; "switch" (the same
   // condition) turns s off; the jump carries x across c + d/2, which sets off "count". So
   // at tau = (c - x0)/a all three fire, and J = x(T) + y(T) = c + d + a (T - tau) + b tau + 1.
-  const Names names{{"x", "y", "s"}, {"a", "b", "c", "d"}};
+  const Names& names = kSwitched;
   const ExpressionModel model = ExpressionModel::parse(names.states, names.params, {"a", "s*b", "0"});
   TimeEvent reach = event(names, "reach", {{"x", "x + d"}});
   reach.when = parsed(names, "x - c");
@@ -199,14 +213,7 @@ TEST_CASE("events at one moment fire together: a tie and a crossing a jump makes
   const double x0 = 0.5, a = 1.3, b = 0.7, c = 2.0, d = 1.5, T = 3.0, tau = (c - x0) / a;
   for (const Case& k : kCases) {
     CAPTURE(k.method);
-    IntegrateOptions options;
-    options.t1 = T;
-    options.step = k.step;
-    options.rtol = 1e-10;
-    options.atol = 1e-12;
-    options.events = std::make_shared<const TimeEvents>(std::vector<TimeEvent>{reach, off, count}, 3, 4);
-    const GradientProblem<ExpressionModel, Objective<XPlusY>> problem{
-        model, *find_method(k.method), {x0, 0.0, 1.0}, {a, b, c, d}, Objective<XPlusY>{}, options};
+    const auto problem = switched_problem(model, k, {reach, off, count}, x0, {a, b, c, d});
     const GradientResult<double> r = gradient(problem, problem.y0, problem.p);
     REQUIRE(r.ok());
     CHECK(r.value == doctest::Approx(c + d + a * (T - tau) + b * tau + 1.0).epsilon(1e-10));
@@ -219,6 +226,42 @@ TEST_CASE("events at one moment fire together: a tie and a crossing a jump makes
     CHECK(r.dJ_dp[2] == doctest::Approx(1.0 + (b - a) / a).epsilon(1e-9));
     CHECK(r.dJ_dp[3] == doctest::Approx(1.0).epsilon(1e-9));
     CHECK(r.dJ_dy0[0] == doctest::Approx(1.0 - b / a).epsilon(1e-9));
+    const GradientCheckReport check = check_gradient(problem, 1e-10, 1e-6);
+    CAPTURE(check.message);
+    CHECK(check.ok);
+  }
+}
+
+TEST_CASE("a jump at a given time that carries conditions across 0 fires them there, with exact gradients") {
+  // x' = a from x0, y' = s b; at t = 1 "dose" adds d to x, which carries x across c
+  // ("switch" turns s off) and c + d/2 ("count" adds x to y), so at T
+  // J = x(T) + y(T) = x0 + a T + d + b + (x0 + a + d).
+  const Names& names = kSwitched;
+  const ExpressionModel model = ExpressionModel::parse(names.states, names.params, {"a", "s*b", "0"});
+  TimeEvent dose = event(names, "dose", {{"x", "x + d"}});
+  dose.times = {1.0};
+  TimeEvent off = event(names, "switch", {{"s", "1 - s"}});
+  off.when = parsed(names, "x - c");
+  TimeEvent count = event(names, "count", {{"y", "y + x"}});
+  count.when = parsed(names, "x - c - d/2");
+  count.direction = 1;
+  const double x0 = 0.1, a = 0.5, b = 0.7, c = 1.0, d = 2.0, T = 3.0;
+  for (const Case& k : kCases) {
+    CAPTURE(k.method);
+    const auto problem = switched_problem(model, k, {dose, off, count}, x0, {a, b, c, d});
+    const GradientResult<double> r = gradient(problem, problem.y0, problem.p);
+    REQUIRE(r.ok());
+    CHECK(r.value == doctest::Approx(x0 + a * T + d + b + x0 + a + d).epsilon(1e-10));
+    const std::vector<EventOccurrence> happened = problem.integrate.events->occurrences();
+    REQUIRE(happened.size() == 2);
+    CHECK(happened[0].event == 1);
+    CHECK(happened[1].event == 2);
+    CHECK(happened[1].t == 1.0);
+    CHECK(r.dJ_dp[0] == doctest::Approx(T + 1.0).epsilon(1e-9));
+    CHECK(r.dJ_dp[1] == doctest::Approx(1.0).epsilon(1e-9));
+    CHECK(r.dJ_dp[2] == doctest::Approx(0.0));
+    CHECK(r.dJ_dp[3] == doctest::Approx(2.0).epsilon(1e-9));
+    CHECK(r.dJ_dy0[0] == doctest::Approx(2.0).epsilon(1e-9));
     const GradientCheckReport check = check_gradient(problem, 1e-10, 1e-6);
     CAPTURE(check.message);
     CHECK(check.ok);
