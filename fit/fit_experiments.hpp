@@ -199,7 +199,7 @@ class FitExperiments {
   // directions d: the state's, s (q x n), and the parameters', d.parameters.
   template <class F>
   double with_slopes(const SensitivityDirections& d, const double* y, const double* s, const std::vector<double>& p,
-               double* slopes, const F& f) const {
+                     double* slopes, const F& f) const {
     using D = Dual<double, kDerivativeLanes>;
     const std::size_t q = estimated_.size(), n = state_size(model_), np = p.size();
     double value = 0.0;
