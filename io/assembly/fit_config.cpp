@@ -27,11 +27,13 @@ FitConfig assemble_fit(FitSpec spec) {
       initial.push_back(formula ? std::optional(parse_formula(*formula, *of_parameters)) : std::nullopt);
     }
   }
-  const ExpressionScope of_parameters_alone(config.simulate.parameter_names);
+  std::optional<ExpressionScope> of_parameters_alone;  // only where an experiment has parameter formulas (PEtab's)
   for (const FitExperimentConfig& e : config.experiments) {
     auto& formulas = config.experiment_parameter_formulas.emplace_back();
-    for (const auto& [target, formula] : e.parameter_formulas)
-      formulas.emplace_back(target, parse_formula(formula, of_parameters_alone));
+    for (const auto& [target, formula] : e.parameter_formulas) {
+      if (!of_parameters_alone) of_parameters_alone.emplace(config.simulate.parameter_names);
+      formulas.emplace_back(target, parse_formula(formula, *of_parameters_alone));
+    }
     std::vector<EventSpec> events = e.events;  // its own first: at one time, PEtab's changes come before the model's
     events.insert(events.end(), config.simulate.events.begin(), config.simulate.events.end());
     config.experiment_events.push_back(e.events.empty() ? nullptr : build_time_events(config.simulate, events));
